@@ -1,0 +1,144 @@
+//! Conversation state: each answered turn's value with the rich metadata
+//! later turns (and planners) read to resolve "this", "that" and "the change".
+
+use rust_decimal::Decimal;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// An answer: a number, or yes/no for comparisons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// A number in the dataset's convention (fractions for ratios).
+    Number(Decimal),
+    /// Yes.
+    Yes,
+    /// No.
+    No,
+}
+
+impl Answer {
+    /// The number, if the answer is one.
+    pub fn number(&self) -> Option<Decimal> {
+        match self {
+            Answer::Number(d) => Some(*d),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Number(d) => {
+                let rounded = d.round_dp(6).normalize();
+                write!(f, "{rounded}")
+            }
+            Answer::Yes => f.write_str("yes"),
+            Answer::No => f.write_str("no"),
+        }
+    }
+}
+
+impl Serialize for Answer {
+    /// Numbers as JSON numbers (rounded to 10 decimal places), yes/no as strings.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Answer::Number(d) => {
+                let text = d.round_dp(10).normalize().to_string();
+                match text.parse::<serde_json::Number>() {
+                    Ok(n) => n.serialize(s),
+                    Err(_) => s.serialize_str(&text),
+                }
+            }
+            Answer::Yes => s.serialize_str("yes"),
+            Answer::No => s.serialize_str("no"),
+        }
+    }
+}
+
+/// One value a turn used, as the executor bound it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UsedValue {
+    /// The value's name in the plan.
+    pub name: String,
+    /// Its number.
+    pub value: Decimal,
+    /// What it is, in words.
+    pub description: String,
+    /// Where it came from: a cell, a sentence, an earlier result, a constant.
+    pub source: String,
+    /// The metric (row label or text context) it measures, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
+    /// The year it is about, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    /// The SPARQL that retrieved it, when it came from the graph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sparql: Option<String>,
+}
+
+/// A turn's result with everything later turns may need.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnResult {
+    /// 0-based turn index; later turns refer to it as `result_{turn}`.
+    pub turn: usize,
+    /// The question asked.
+    pub question: String,
+    /// The answer.
+    pub value: Answer,
+    /// Scale words that apply to the value (`million`, `thousand`), if known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<String>,
+    /// What the value is, in words.
+    pub description: String,
+    /// Who or what it is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
+    /// value, change, percentage change, ratio, sum, average, product, comparison.
+    pub metric_type: String,
+    /// The period it covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<String>,
+    /// Phase 1 variables with their bound values.
+    pub variables: Vec<UsedValue>,
+    /// Phase 2 formula.
+    pub formula: String,
+}
+
+/// The results of a conversation so far, in turn order.
+#[derive(Debug, Clone, Default)]
+pub struct ConversationState {
+    results: Vec<Option<TurnResult>>,
+}
+
+impl ConversationState {
+    /// An empty conversation.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Records a turn: its result, or `None` when it failed.
+    pub fn push(&mut self, result: Option<TurnResult>) {
+        self.results.push(result);
+    }
+    /// The result of turn `n`, if it was answered.
+    pub fn result(&self, n: usize) -> Option<&TurnResult> {
+        self.results.get(n).and_then(Option::as_ref)
+    }
+    /// Every turn so far (`None` for failed ones).
+    pub fn turns(&self) -> &[Option<TurnResult>] {
+        &self.results
+    }
+    /// The answered turns, oldest first.
+    pub fn answered(&self) -> impl DoubleEndedIterator<Item = &TurnResult> {
+        self.results.iter().flatten()
+    }
+    /// Number of turns so far.
+    pub fn len(&self) -> usize {
+        self.results.len()
+    }
+    /// Whether no turn has been asked yet.
+    pub fn is_empty(&self) -> bool {
+        self.results.is_empty()
+    }
+}

@@ -1,0 +1,379 @@
+//! Evaluation runs: answer every turn of a dataset, score against gold
+//! ([`score`], the only reader of gold), print accuracy with breakdowns and
+//! write a run folder.
+//!
+//! The run folder holds:
+//! - `predictions.jsonl` — one object a turn: `{"id", "turn", "question",
+//!   "answer" (number, "yes"/"no" or null), "error"}`; re-scorable alone;
+//! - `trace.jsonl` — one [`TurnTrace`] a turn (plan, SPARQL, bindings,
+//!   formula, result metadata, timings);
+//! - `summary.json` — the [`Summary`];
+//! - `failures.md` — each miss with its question, answer, gold, plan,
+//!   SPARQL, bindings and formula.
+
+pub mod score;
+
+use crate::dataset::{Example, Gold, GoldAnswer};
+use crate::pipeline::Session;
+use crate::plan::Planner;
+use crate::trace::{error_chain, TurnTrace};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Errors of an evaluation run (wrong answers are scores, not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// The run folder could not be written.
+    #[error("cannot write `{path}`")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Right and total, with the accuracy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Tally {
+    /// Right answers.
+    pub correct: usize,
+    /// Turns counted.
+    pub total: usize,
+    /// correct / total.
+    pub accuracy: f64,
+}
+
+impl Tally {
+    fn add(&mut self, ok: bool) {
+        self.total += 1;
+        self.correct += usize::from(ok);
+        self.accuracy = self.correct as f64 / self.total as f64;
+    }
+}
+
+/// What a run scored.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// The planner used.
+    pub planner: String,
+    /// Conversations answered.
+    pub conversations: usize,
+    /// Every turn.
+    pub turns: Tally,
+    /// Conversations whose every turn is right.
+    pub conversation_accuracy: Tally,
+    /// Turns with no answer.
+    pub unanswered: usize,
+    /// Conversations that failed to load into a graph.
+    pub failed_conversations: usize,
+    /// By 0-based turn index.
+    pub by_turn: BTreeMap<usize, Tally>,
+    /// By the operations of the gold program (`subtract,divide`, `lookup`).
+    pub by_operation: BTreeMap<String, Tally>,
+    /// By the dataset's feature flags.
+    pub by_feature: BTreeMap<String, Tally>,
+    /// Turns after a right previous turn.
+    pub given_previous_right: Tally,
+    /// Turns after a wrong previous turn.
+    pub given_previous_wrong: Tally,
+    /// Seconds the run took.
+    pub seconds: f64,
+}
+
+/// The operations of a gold program: `subtract(60.94, 25.14), divide(#0, 25.14)` → `subtract,divide`.
+pub fn program_operations(program: &str) -> String {
+    let ops: Vec<&str> = program
+        .split([',', ' '])
+        .filter_map(|part| part.split_once('(').map(|(op, _)| op.trim()))
+        .filter(|op| !op.is_empty())
+        .collect();
+    if ops.is_empty() {
+        "lookup".into()
+    } else {
+        ops.join(",")
+    }
+}
+
+/// Options of a run.
+#[derive(Debug, Clone)]
+pub struct EvalOptions {
+    /// The run folder.
+    pub out: PathBuf,
+    /// Only the first N conversations.
+    pub limit: Option<usize>,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+#[derive(Serialize)]
+struct Prediction<'a> {
+    id: &'a str,
+    turn: usize,
+    question: &'a str,
+    answer: Option<crate::conversation::Answer>,
+    error: Option<&'a str>,
+}
+
+struct Writers {
+    predictions: BufWriter<File>,
+    trace: BufWriter<File>,
+    failures: BufWriter<File>,
+    dir: PathBuf,
+}
+
+fn create(dir: &Path, name: &str) -> Result<BufWriter<File>, EvalError> {
+    let path = dir.join(name);
+    File::create(&path)
+        .map(BufWriter::new)
+        .map_err(|source| EvalError::Write { path, source })
+}
+
+impl Writers {
+    fn io(&self, name: &str) -> impl FnOnce(std::io::Error) -> EvalError + '_ {
+        let path = self.dir.join(name);
+        move |source| EvalError::Write { path, source }
+    }
+}
+
+/// Answers every turn of `examples`, scores, and writes the run folder.
+pub fn run(
+    examples: &[Example],
+    planner: &mut dyn Planner,
+    options: &EvalOptions,
+) -> Result<Summary, EvalError> {
+    let started = std::time::Instant::now();
+    std::fs::create_dir_all(&options.out).map_err(|source| EvalError::Write {
+        path: options.out.clone(),
+        source,
+    })?;
+    let mut w = Writers {
+        predictions: create(&options.out, "predictions.jsonl")?,
+        trace: create(&options.out, "trace.jsonl")?,
+        failures: create(&options.out, "failures.md")?,
+        dir: options.out.clone(),
+    };
+    writeln!(w.failures, "# Failures\n").map_err(w.io("failures.md"))?;
+    let examples: Vec<&Example> = examples
+        .iter()
+        .take(options.limit.unwrap_or(usize::MAX))
+        .collect();
+    let bar = if options.progress {
+        indicatif::ProgressBar::new(examples.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} conversations, {elapsed} {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut summary = Summary {
+        planner: planner.name().to_string(),
+        ..Summary::default()
+    };
+    for example in examples {
+        let conv = &example.conversation;
+        summary.conversations += 1;
+        let traces: Vec<TurnTrace> = match Session::new(conv) {
+            Ok(mut session) => conv
+                .questions
+                .iter()
+                .map(|q| session.ask(planner, q))
+                .collect(),
+            Err(e) => {
+                summary.failed_conversations += 1;
+                let reason = format!("the page's graph could not be built: {}", error_chain(&e));
+                conv.questions
+                    .iter()
+                    .enumerate()
+                    .map(|(turn, q)| TurnTrace {
+                        id: conv.id.clone(),
+                        turn,
+                        question: q.clone(),
+                        planner: planner.name().to_string(),
+                        answer: None,
+                        error: Some(reason.clone()),
+                        plan: None,
+                        formula: None,
+                        values: Vec::new(),
+                        result: None,
+                        timings_us: Default::default(),
+                    })
+                    .collect()
+            }
+        };
+        record(&mut summary, &mut w, example.gold.as_ref(), &traces)?;
+        bar.inc(1);
+        bar.set_message(format!(
+            "{:.1}% turns right",
+            100.0 * summary.turns.accuracy
+        ));
+    }
+    bar.finish_and_clear();
+    summary.seconds = started.elapsed().as_secs_f64();
+    w.predictions.flush().map_err(w.io("predictions.jsonl"))?;
+    w.trace.flush().map_err(w.io("trace.jsonl"))?;
+    w.failures.flush().map_err(w.io("failures.md"))?;
+    let path = options.out.join("summary.json");
+    let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+    std::fs::write(&path, text).map_err(|source| EvalError::Write { path, source })?;
+    Ok(summary)
+}
+
+fn record(
+    summary: &mut Summary,
+    w: &mut Writers,
+    gold: Option<&Gold>,
+    traces: &[TurnTrace],
+) -> Result<(), EvalError> {
+    let mut all_right = true;
+    let mut previous: Option<bool> = None;
+    for t in traces {
+        let line = serde_json::to_string(&Prediction {
+            id: &t.id,
+            turn: t.turn,
+            question: &t.question,
+            answer: t.answer,
+            error: t.error.as_deref(),
+        })
+        .unwrap_or_default();
+        writeln!(w.predictions, "{line}").map_err(w.io("predictions.jsonl"))?;
+        writeln!(w.trace, "{}", serde_json::to_string(t).unwrap_or_default())
+            .map_err(w.io("trace.jsonl"))?;
+        if t.answer.is_none() {
+            summary.unanswered += 1;
+        }
+        let Some(gold) = gold else { continue };
+        let (Some(g), Some(text)) = (gold.answers.get(t.turn), gold.answer_texts.get(t.turn))
+        else {
+            continue;
+        };
+        let ok = score::is_correct(t.answer.as_ref(), g, text);
+        all_right &= ok;
+        summary.turns.add(ok);
+        summary.by_turn.entry(t.turn).or_default().add(ok);
+        let ops = gold
+            .programs
+            .get(t.turn)
+            .map(|p| program_operations(p))
+            .unwrap_or_default();
+        summary.by_operation.entry(ops.clone()).or_default().add(ok);
+        let f = &gold.features;
+        for (name, flag) in [
+            ("has_type2_question", f.has_type2_question),
+            ("has_duplicate_columns", f.has_duplicate_columns),
+            ("has_non_numeric_values", f.has_non_numeric_values),
+        ] {
+            if let Some(flag) = flag {
+                summary
+                    .by_feature
+                    .entry(format!("{name}={flag}"))
+                    .or_default()
+                    .add(ok);
+            }
+        }
+        match previous {
+            Some(true) => summary.given_previous_right.add(ok),
+            Some(false) => summary.given_previous_wrong.add(ok),
+            None => {}
+        }
+        previous = Some(ok);
+        if !ok {
+            write_failure(w, t, g, text, &ops)?;
+        }
+    }
+    if gold.is_some() && !traces.is_empty() {
+        summary.conversation_accuracy.add(all_right);
+    }
+    Ok(())
+}
+
+fn write_failure(
+    w: &mut Writers,
+    t: &TurnTrace,
+    gold: &GoldAnswer,
+    text: &str,
+    ops: &str,
+) -> Result<(), EvalError> {
+    let gold = match gold {
+        GoldAnswer::Number(d) => d.to_string(),
+        GoldAnswer::Yes => "yes".into(),
+        GoldAnswer::No => "no".into(),
+    };
+    let mut s = format!("## {} — turn {}\n\n", t.id, t.turn);
+    s.push_str(&format!("- question: {}\n", t.question));
+    s.push_str(&format!(
+        "- answer: {}\n",
+        t.answer
+            .map(|a| a.to_string())
+            .unwrap_or_else(|| "none".into())
+    ));
+    s.push_str(&format!("- gold: {gold} (`{text}`, {ops})\n"));
+    if let Some(e) = &t.error {
+        s.push_str(&format!("- error: {e}\n"));
+    }
+    if let Some(plan) = &t.plan {
+        s.push_str(&format!(
+            "- plan: `{}`\n",
+            serde_json::to_string(plan).unwrap_or_default()
+        ));
+    }
+    for v in &t.values {
+        s.push_str(&format!(
+            "- `{}` = {} — {} — from {}\n",
+            v.name, v.value, v.description, v.source
+        ));
+    }
+    if let Some(f) = &t.formula {
+        s.push_str(&format!("- formula: `{f}`\n"));
+    }
+    s.push('\n');
+    w.failures
+        .write_all(s.as_bytes())
+        .map_err(w.io("failures.md"))
+}
+
+/// The report printed after a run.
+pub fn report(summary: &Summary) -> String {
+    let pct = |t: &Tally| format!("{:>5.1}% ({}/{})", 100.0 * t.accuracy, t.correct, t.total);
+    let mut s = String::new();
+    s.push_str(&format!("planner: {}\n", summary.planner));
+    s.push_str(&format!("turn accuracy:         {}\n", pct(&summary.turns)));
+    s.push_str(&format!(
+        "conversation accuracy: {}\n",
+        pct(&summary.conversation_accuracy)
+    ));
+    s.push_str(&format!(
+        "unanswered turns: {}; conversations that failed to load: {}; {:.2} s\n",
+        summary.unanswered, summary.failed_conversations, summary.seconds
+    ));
+    s.push_str(&format!(
+        "after a right turn:    {}\n",
+        pct(&summary.given_previous_right)
+    ));
+    s.push_str(&format!(
+        "after a wrong turn:    {}\n",
+        pct(&summary.given_previous_wrong)
+    ));
+    s.push_str("\nby turn:\n");
+    for (turn, t) in &summary.by_turn {
+        s.push_str(&format!("  turn {turn:<2}               {}\n", pct(t)));
+    }
+    s.push_str("\nby gold operation:\n");
+    let mut ops: Vec<(&String, &Tally)> = summary.by_operation.iter().collect();
+    ops.sort_by(|a, b| b.1.total.cmp(&a.1.total).then(a.0.cmp(b.0)));
+    for (op, t) in ops {
+        s.push_str(&format!("  {op:<28} {}\n", pct(t)));
+    }
+    s.push_str("\nby feature:\n");
+    for (f, t) in &summary.by_feature {
+        s.push_str(&format!("  {f:<28} {}\n", pct(t)));
+    }
+    s
+}

@@ -1,0 +1,239 @@
+//! Building one page's ABox: the table as a Data Cube and the text as
+//! sentences and text facts, each fact with provenance, all in the page's
+//! own named graph.
+//!
+//! Terms built here are read back by SPARQL only; nothing else depends on
+//! the IRI scheme, which [`page_iri`] documents.
+
+use super::text::{extract_numbers, split_sentences, Sentence, TextNumber};
+use super::vocab::{self, fk};
+use crate::dataset::cell::CellUnit;
+use crate::dataset::{Document, Table};
+use crate::words;
+use oxigraph::model::vocab::{rdf, rdfs, xsd};
+use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term};
+
+/// What one page's graph holds, counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct GraphStats {
+    /// Quads in the page's named graph.
+    pub triples: usize,
+    /// Table cells.
+    pub observations: usize,
+    /// Sentences of the text.
+    pub sentences: usize,
+    /// Numbers read from the text.
+    pub text_facts: usize,
+}
+
+/// The IRI of a conversation's page: `https://w3id.org/finkg/data/{id}`,
+/// the id percent-encoded where it holds characters an IRI path may not.
+/// Rows are `{page}/row/{i}`, columns `{page}/column/{j}`, cells
+/// `{page}/cell/{i}/{j}`, sentences `{page}/sentence/{k}` and text facts
+/// `{page}/fact/{k}/{t}` (sentence `k`, token `t`); the named graph is
+/// `{page}/graph`.
+pub fn page_iri(id: &str) -> String {
+    let mut out = String::from(vocab::DATA);
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+struct Builder {
+    graph: GraphName,
+    quads: Vec<Quad>,
+}
+
+impl Builder {
+    fn add(&mut self, s: &NamedNode, p: &NamedNode, o: impl Into<Term>) {
+        self.quads.push(Quad::new(
+            s.clone(),
+            p.clone(),
+            o.into(),
+            self.graph.clone(),
+        ));
+    }
+}
+
+fn node(iri: String) -> NamedNode {
+    NamedNode::new_unchecked(iri)
+}
+
+fn int(i: usize) -> Literal {
+    Literal::new_typed_literal(i.to_string(), xsd::INTEGER)
+}
+
+fn decimal(d: rust_decimal::Decimal) -> Literal {
+    let mut text = d.normalize().to_string();
+    if !text.contains('.') {
+        text.push_str(".0");
+    }
+    Literal::new_typed_literal(text, xsd::DECIMAL)
+}
+
+fn year(y: i32) -> Literal {
+    Literal::new_typed_literal(format!("{y:04}"), xsd::G_YEAR)
+}
+
+/// Builds the ABox quads of one page in the graph `{page}/graph`.
+pub fn build_abox(id: &str, doc: &Document) -> (NamedNode, Vec<Quad>, GraphStats) {
+    let page_str = page_iri(id);
+    let graph = node(format!("{page_str}/graph"));
+    let mut b = Builder {
+        graph: GraphName::NamedNode(graph.clone()),
+        quads: Vec::new(),
+    };
+    let page = node(page_str.clone());
+    b.add(&page, &rdf::TYPE.into_owned(), fk("ReportPage"));
+    b.add(&page, &rdf::TYPE.into_owned(), vocab::qb("DataSet"));
+    b.add(
+        &page,
+        &vocab::dcterms("identifier"),
+        Literal::new_simple_literal(id),
+    );
+    let mut stats = GraphStats {
+        observations: add_table(&mut b, &page, &page_str, &doc.table),
+        ..GraphStats::default()
+    };
+    let mut sentences = split_sentences(&doc.pre_text, "pre_text", 0);
+    let post = split_sentences(&doc.post_text, "post_text", sentences.len());
+    sentences.extend(post);
+    stats.sentences = sentences.len();
+    for sentence in &sentences {
+        let numbers = extract_numbers(sentence);
+        stats.text_facts += numbers.len();
+        add_sentence(&mut b, &page, &page_str, sentence, &numbers);
+    }
+    stats.triples = b.quads.len();
+    (graph, b.quads, stats)
+}
+
+fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -> usize {
+    let type_ = rdf::TYPE.into_owned();
+    let label = rdfs::LABEL.into_owned();
+    let columns: Vec<NamedNode> = table
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(j, header)| {
+            let col = node(format!("{page_str}/column/{j}"));
+            b.add(&col, &type_, fk("TableColumn"));
+            b.add(&col, &label, Literal::new_simple_literal(header));
+            b.add(
+                &col,
+                &vocab::skos("altLabel"),
+                Literal::new_simple_literal(words::normalise_label(header)),
+            );
+            b.add(&col, &fk("index"), int(j));
+            b.add(&col, &fk("table"), page.clone());
+            if let [y] = distinct_years(header).as_slice() {
+                b.add(&col, &fk("year"), year(*y));
+            }
+            col
+        })
+        .collect();
+    let mut observations = 0;
+    for (i, row) in table.rows.iter().enumerate() {
+        let row_node = node(format!("{page_str}/row/{i}"));
+        b.add(&row_node, &type_, fk("TableRow"));
+        b.add(&row_node, &label, Literal::new_simple_literal(&row.label));
+        b.add(
+            &row_node,
+            &vocab::skos("altLabel"),
+            Literal::new_simple_literal(words::normalise_label(&row.label)),
+        );
+        b.add(&row_node, &fk("index"), int(i));
+        b.add(&row_node, &fk("table"), page.clone());
+        if let [y] = distinct_years(&row.label).as_slice() {
+            b.add(&row_node, &fk("year"), year(*y));
+        }
+        for (j, cell) in row.cells.iter().enumerate() {
+            let Some(col) = columns.get(j) else { continue };
+            let obs = node(format!("{page_str}/cell/{i}/{j}"));
+            b.add(&obs, &type_, vocab::qb("Observation"));
+            b.add(&obs, &vocab::qb("dataSet"), page.clone());
+            b.add(&obs, &fk("row"), row_node.clone());
+            b.add(&obs, &fk("column"), col.clone());
+            b.add(
+                &obs,
+                &fk("rawValue"),
+                Literal::new_simple_literal(&cell.raw),
+            );
+            b.add(&obs, &vocab::prov("wasDerivedFrom"), page.clone());
+            if let Some(v) = cell.value {
+                b.add(&obs, &fk("value"), decimal(v));
+            }
+            match cell.unit {
+                CellUnit::Percent => b.add(&obs, &fk("unit"), fk("Percent")),
+                CellUnit::Currency => b.add(&obs, &fk("unit"), fk("Currency")),
+                CellUnit::None => {}
+            }
+            observations += 1;
+        }
+    }
+    observations
+}
+
+fn distinct_years(label: &str) -> Vec<i32> {
+    let mut ys = words::years_in(label);
+    ys.dedup();
+    ys
+}
+
+fn add_sentence(
+    b: &mut Builder,
+    page: &NamedNode,
+    page_str: &str,
+    s: &Sentence,
+    numbers: &[TextNumber],
+) {
+    let type_ = rdf::TYPE.into_owned();
+    let sent = node(format!("{page_str}/sentence/{}", s.index));
+    b.add(&sent, &type_, fk("Sentence"));
+    b.add(&sent, &fk("text"), Literal::new_simple_literal(&s.text));
+    b.add(&sent, &fk("index"), int(s.index));
+    b.add(
+        &sent,
+        &fk("section"),
+        Literal::new_simple_literal(s.section),
+    );
+    b.add(&sent, &fk("page"), page.clone());
+    for n in numbers {
+        let fact = node(format!("{page_str}/fact/{}/{}", s.index, n.token_index));
+        b.add(&fact, &type_, fk("TextFact"));
+        b.add(&fact, &fk("value"), decimal(n.value));
+        b.add(&fact, &fk("rawValue"), Literal::new_simple_literal(&n.raw));
+        b.add(&fact, &fk("sentence"), sent.clone());
+        b.add(&fact, &fk("tokenIndex"), int(n.token_index));
+        b.add(
+            &fact,
+            &fk("context"),
+            Literal::new_simple_literal(&n.context),
+        );
+        b.add(&fact, &vocab::prov("wasDerivedFrom"), sent.clone());
+        b.add(
+            &fact,
+            &fk("isYearMention"),
+            Literal::from(n.is_year_mention),
+        );
+        if n.percent {
+            b.add(&fact, &fk("unit"), fk("Percent"));
+        } else if n.currency {
+            b.add(&fact, &fk("unit"), fk("Currency"));
+        }
+        if let Some(scale) = &n.scale {
+            b.add(&fact, &fk("scale"), Literal::new_simple_literal(scale));
+        }
+        if let Some(y) = n.year {
+            b.add(&fact, &fk("year"), year(y));
+        }
+        for y in &n.nearby_years {
+            b.add(&fact, &fk("nearbyYear"), year(*y));
+        }
+    }
+}

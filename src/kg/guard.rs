@@ -1,0 +1,418 @@
+//! The SPARQL guard: every SPARQL text from any planner passes through
+//! [`GuardedQuery::parse`] before it runs.
+//!
+//! The guard admits only read-only `SELECT` and `ASK` queries that stay on
+//! the local store. It refuses over-long text, updates (`INSERT`, `DELETE`,
+//! `LOAD`, `CLEAR`, ...), `CONSTRUCT` and `DESCRIBE` queries, and any
+//! `SERVICE` clause anywhere in the algebra, including inside `OPTIONAL`,
+//! `UNION`, `MINUS`, `GRAPH`, sub-queries and `EXISTS` / `NOT EXISTS`
+//! expressions. Only this module can construct a [`GuardedQuery`].
+
+use spargebra::algebra::{AggregateExpression, Expression, GraphPattern, OrderExpression};
+use spargebra::{GraphUpdateOperation, Query, SparqlParser, SparqlSyntaxError};
+
+/// Maximum accepted query length in bytes.
+pub const MAX_QUERY_LENGTH: usize = 16_384;
+
+/// The form of an admitted query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryForm {
+    /// A `SELECT` query.
+    Select,
+    /// An `ASK` query.
+    Ask,
+}
+
+/// Why the guard refused a SPARQL text.
+#[derive(Debug, thiserror::Error)]
+pub enum GuardError {
+    /// The text is longer than [`MAX_QUERY_LENGTH`].
+    #[error("query is {len} bytes long, more than the limit of {max}")]
+    TooLong {
+        /// Length of the text in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The text is a SPARQL update.
+    #[error("the query is an update ({kind}); only SELECT and ASK queries may run")]
+    Update {
+        /// The update operation(s), e.g. `"INSERT DATA"` or `"LOAD"`.
+        kind: String,
+    },
+    /// The query is a `CONSTRUCT` or `DESCRIBE`.
+    #[error("{form} queries are refused; only SELECT and ASK queries may run")]
+    Form {
+        /// `"CONSTRUCT"` or `"DESCRIBE"`.
+        form: &'static str,
+    },
+    /// The query contains a `SERVICE` clause.
+    #[error("SERVICE clauses are refused: the query may not reach other endpoints")]
+    Service,
+    /// The text is neither a valid query nor a valid update.
+    #[error("invalid SPARQL: {0}")]
+    Syntax(#[source] SparqlSyntaxError),
+}
+
+/// A SPARQL query that passed the guard: a local, read-only SELECT or ASK.
+#[derive(Debug, Clone)]
+pub struct GuardedQuery {
+    query: Query,
+    text: String,
+}
+
+impl GuardedQuery {
+    /// Parses `text` and admits it only if it is a local SELECT or ASK query.
+    pub fn parse(text: &str) -> Result<GuardedQuery, GuardError> {
+        if text.len() > MAX_QUERY_LENGTH {
+            return Err(GuardError::TooLong {
+                len: text.len(),
+                max: MAX_QUERY_LENGTH,
+            });
+        }
+        let query = match SparqlParser::new().parse_query(text) {
+            Ok(query) => query,
+            Err(query_error) => {
+                return Err(match SparqlParser::new().parse_update(text) {
+                    Ok(update) if !update.operations.is_empty() => GuardError::Update {
+                        kind: update_kind(&update.operations),
+                    },
+                    _ => GuardError::Syntax(query_error),
+                });
+            }
+        };
+        let pattern = match &query {
+            Query::Select { pattern, .. } | Query::Ask { pattern, .. } => pattern,
+            Query::Construct { .. } => return Err(GuardError::Form { form: "CONSTRUCT" }),
+            Query::Describe { .. } => return Err(GuardError::Form { form: "DESCRIBE" }),
+        };
+        if pattern_has_service(pattern) {
+            return Err(GuardError::Service);
+        }
+        Ok(GuardedQuery {
+            query,
+            text: text.to_owned(),
+        })
+    }
+
+    /// The parsed query.
+    pub fn query(&self) -> &Query {
+        &self.query
+    }
+
+    /// Consumes the guard and returns the parsed query.
+    pub fn into_query(self) -> Query {
+        self.query
+    }
+
+    /// The original query text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether this is a SELECT or an ASK query.
+    pub fn form(&self) -> QueryForm {
+        match self.query {
+            Query::Ask { .. } => QueryForm::Ask,
+            // Construct and Describe never get past `parse`.
+            _ => QueryForm::Select,
+        }
+    }
+
+    /// The projected variable names of a SELECT (empty for ASK).
+    pub fn projected_variables(&self) -> Vec<String> {
+        let Query::Select { pattern, .. } = &self.query else {
+            return Vec::new();
+        };
+        let mut current = pattern;
+        loop {
+            match current {
+                GraphPattern::Project { variables, .. } => {
+                    return variables.iter().map(|v| v.as_str().to_owned()).collect();
+                }
+                GraphPattern::Slice { inner, .. }
+                | GraphPattern::Distinct { inner }
+                | GraphPattern::Reduced { inner }
+                | GraphPattern::OrderBy { inner, .. } => current = inner,
+                _ => return Vec::new(),
+            }
+        }
+    }
+}
+
+/// Names the update operations, deduplicated, in order.
+fn update_kind(operations: &[GraphUpdateOperation]) -> String {
+    let mut kinds: Vec<&'static str> = Vec::new();
+    for op in operations {
+        let kind = match op {
+            GraphUpdateOperation::InsertData { .. } => "INSERT DATA",
+            GraphUpdateOperation::DeleteData { .. } => "DELETE DATA",
+            GraphUpdateOperation::DeleteInsert { .. } => "DELETE/INSERT",
+            GraphUpdateOperation::Load { .. } => "LOAD",
+            GraphUpdateOperation::Clear { .. } => "CLEAR",
+            GraphUpdateOperation::Create { .. } => "CREATE",
+            GraphUpdateOperation::Drop { .. } => "DROP",
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds.join(", ")
+}
+
+/// Whether `pattern` contains a SERVICE clause anywhere, including inside
+/// expressions (`EXISTS`) and aggregates.
+///
+/// `GraphPattern::Lateral` exists with spargebra's `sep-0006` feature, which
+/// oxigraph enables (and `Cargo.toml` names explicitly), so it is walked too.
+fn pattern_has_service(pattern: &GraphPattern) -> bool {
+    match pattern {
+        GraphPattern::Service { .. } => true,
+        GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => false,
+        GraphPattern::Join { left, right }
+        | GraphPattern::Union { left, right }
+        | GraphPattern::Minus { left, right }
+        | GraphPattern::Lateral { left, right } => {
+            pattern_has_service(left) || pattern_has_service(right)
+        }
+        GraphPattern::LeftJoin {
+            left,
+            right,
+            expression,
+        } => {
+            pattern_has_service(left)
+                || pattern_has_service(right)
+                || expression.as_ref().is_some_and(expression_has_service)
+        }
+        GraphPattern::Filter { expr, inner } => {
+            expression_has_service(expr) || pattern_has_service(inner)
+        }
+        GraphPattern::Graph { inner, .. }
+        | GraphPattern::Project { inner, .. }
+        | GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Slice { inner, .. } => pattern_has_service(inner),
+        GraphPattern::Extend {
+            inner, expression, ..
+        } => pattern_has_service(inner) || expression_has_service(expression),
+        GraphPattern::OrderBy { inner, expression } => {
+            pattern_has_service(inner)
+                || expression.iter().any(|order| match order {
+                    OrderExpression::Asc(e) | OrderExpression::Desc(e) => expression_has_service(e),
+                })
+        }
+        GraphPattern::Group {
+            inner, aggregates, ..
+        } => {
+            pattern_has_service(inner)
+                || aggregates.iter().any(|(_, aggregate)| match aggregate {
+                    AggregateExpression::CountSolutions { .. } => false,
+                    AggregateExpression::FunctionCall { expr, .. } => expression_has_service(expr),
+                })
+        }
+    }
+}
+
+/// Whether `expr` contains an `EXISTS` whose pattern has a SERVICE clause.
+fn expression_has_service(expr: &Expression) -> bool {
+    match expr {
+        Expression::Exists(pattern) => pattern_has_service(pattern),
+        Expression::NamedNode(_)
+        | Expression::Literal(_)
+        | Expression::Variable(_)
+        | Expression::Bound(_) => false,
+        Expression::Or(a, b)
+        | Expression::And(a, b)
+        | Expression::Equal(a, b)
+        | Expression::SameTerm(a, b)
+        | Expression::Greater(a, b)
+        | Expression::GreaterOrEqual(a, b)
+        | Expression::Less(a, b)
+        | Expression::LessOrEqual(a, b)
+        | Expression::Add(a, b)
+        | Expression::Subtract(a, b)
+        | Expression::Multiply(a, b)
+        | Expression::Divide(a, b) => expression_has_service(a) || expression_has_service(b),
+        Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
+            expression_has_service(a)
+        }
+        Expression::In(a, list) => {
+            expression_has_service(a) || list.iter().any(expression_has_service)
+        }
+        Expression::If(a, b, c) => {
+            expression_has_service(a) || expression_has_service(b) || expression_has_service(c)
+        }
+        Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
+            list.iter().any(expression_has_service)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> GuardError {
+        match GuardedQuery::parse(text) {
+            Ok(q) => panic!("query was admitted: {}", q.text()),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn plain_select_passes_with_projected_variables() {
+        let text = "PREFIX ex: <http://example.org/>\n\
+                    SELECT DISTINCT ?company ?value WHERE { ?company ex:netSales ?value } \
+                    ORDER BY ?value LIMIT 10";
+        let q = GuardedQuery::parse(text).unwrap();
+        assert_eq!(q.form(), QueryForm::Select);
+        assert_eq!(q.projected_variables(), vec!["company", "value"]);
+        assert_eq!(q.text(), text);
+        assert!(matches!(q.query(), Query::Select { .. }));
+        assert!(matches!(q.into_query(), Query::Select { .. }));
+    }
+
+    #[test]
+    fn select_with_aggregate_and_exists_passes() {
+        let text = "SELECT (SUM(?v) AS ?total) WHERE { ?s <http://x/p> ?v \
+                    FILTER EXISTS { ?s <http://x/q> ?o } } GROUP BY ?s";
+        let q = GuardedQuery::parse(text).unwrap();
+        assert_eq!(q.projected_variables(), vec!["total"]);
+    }
+
+    #[test]
+    fn ask_passes() {
+        let q = GuardedQuery::parse("ASK { <http://x/a> <http://x/b> ?c }").unwrap();
+        assert_eq!(q.form(), QueryForm::Ask);
+        assert!(q.projected_variables().is_empty());
+    }
+
+    fn assert_service(text: &str) {
+        let e = refused(text);
+        assert!(matches!(e, GuardError::Service), "{e:?}");
+        assert!(e.to_string().contains("SERVICE clauses are refused"));
+    }
+
+    #[test]
+    fn service_is_refused() {
+        assert_service("SELECT * WHERE { SERVICE <http://remote/sparql> { ?s ?p ?o } }");
+        assert_service("SELECT * WHERE { SERVICE SILENT <http://remote/sparql> { ?s ?p ?o } }");
+    }
+
+    #[test]
+    fn service_inside_optional_is_refused() {
+        assert_service(
+            "SELECT ?s WHERE { ?s ?p ?o OPTIONAL { SERVICE <http://remote/sparql> { ?s ?q ?r } } }",
+        );
+    }
+
+    #[test]
+    fn service_inside_filter_exists_is_refused() {
+        assert_service(
+            "SELECT ?s WHERE { ?s ?p ?o \
+             FILTER EXISTS { SERVICE <http://remote/sparql> { ?s ?q ?r } } }",
+        );
+        assert_service(
+            "ASK { ?s ?p ?o FILTER (!EXISTS { SERVICE <http://remote/sparql> { ?s ?q ?r } }) }",
+        );
+    }
+
+    #[test]
+    fn service_inside_union_minus_graph_subquery_bind_is_refused() {
+        let remote = "SERVICE <http://remote/sparql> { ?s ?q ?r }";
+        assert_service(&format!(
+            "SELECT * WHERE {{ {{ ?s ?p ?o }} UNION {{ {remote} }} }}"
+        ));
+        assert_service(&format!(
+            "SELECT * WHERE {{ ?s ?p ?o MINUS {{ {remote} }} }}"
+        ));
+        assert_service(&format!(
+            "SELECT * WHERE {{ GRAPH <http://g> {{ {remote} }} }}"
+        ));
+        assert_service(&format!(
+            "SELECT ?s WHERE {{ {{ SELECT ?s WHERE {{ {remote} }} }} }}"
+        ));
+        assert_service(&format!(
+            "SELECT ?s ?b WHERE {{ ?s ?p ?o BIND (EXISTS {{ {remote} }} AS ?b) }}"
+        ));
+        assert_service(&format!(
+            "SELECT ?s WHERE {{ ?s ?p ?o }} ORDER BY (EXISTS {{ {remote} }})"
+        ));
+        assert_service(&format!(
+            "SELECT ?s (EXISTS {{ {remote} }} AS ?b) WHERE {{ ?s ?p ?o }}"
+        ));
+    }
+
+    fn assert_update(text: &str, kind: &str) {
+        let e = refused(text);
+        match &e {
+            GuardError::Update { kind: k } => assert_eq!(k, kind),
+            other => panic!("expected an update refusal, got {other:?}"),
+        }
+        let msg = e.to_string();
+        assert!(msg.contains("is an update"), "{msg}");
+        assert!(msg.contains(kind), "{msg}");
+    }
+
+    #[test]
+    fn insert_data_is_refused() {
+        assert_update(
+            "INSERT DATA { <http://x/a> <http://x/b> <http://x/c> }",
+            "INSERT DATA",
+        );
+    }
+
+    #[test]
+    fn load_is_refused() {
+        assert_update("LOAD <http://x>", "LOAD");
+    }
+
+    #[test]
+    fn delete_where_is_refused() {
+        assert_update("DELETE WHERE { ?s ?p ?o }", "DELETE/INSERT");
+    }
+
+    #[test]
+    fn other_updates_are_refused() {
+        assert_update("CLEAR ALL", "CLEAR");
+        assert_update("DROP GRAPH <http://g>", "DROP");
+        assert_update("CREATE GRAPH <http://g>", "CREATE");
+        assert_update(
+            "DELETE DATA { <http://x/a> <http://x/b> <http://x/c> } ; LOAD <http://x>",
+            "DELETE DATA, LOAD",
+        );
+    }
+
+    #[test]
+    fn construct_and_describe_are_refused() {
+        let e = refused("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }");
+        assert!(matches!(e, GuardError::Form { form: "CONSTRUCT" }), "{e:?}");
+        assert!(e.to_string().contains("CONSTRUCT queries are refused"));
+        let e = refused("DESCRIBE <http://x/a>");
+        assert!(matches!(e, GuardError::Form { form: "DESCRIBE" }), "{e:?}");
+        assert!(e.to_string().contains("DESCRIBE queries are refused"));
+    }
+
+    #[test]
+    fn garbage_is_a_syntax_error() {
+        for text in ["SELEKT ?x WHERE { ?x ?y ?z }", "this is not sparql", ""] {
+            let e = refused(text);
+            assert!(matches!(e, GuardError::Syntax(_)), "{text:?}: {e:?}");
+            assert!(e.to_string().starts_with("invalid SPARQL: "), "{e}");
+        }
+    }
+
+    #[test]
+    fn too_long_is_refused() {
+        let text = format!(
+            "SELECT ?s WHERE {{ ?s ?p ?o }} #{}",
+            "x".repeat(MAX_QUERY_LENGTH)
+        );
+        let e = refused(&text);
+        assert!(
+            matches!(e, GuardError::TooLong { len, max } if len == text.len() && max == MAX_QUERY_LENGTH),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("more than the limit of 16384"));
+    }
+}

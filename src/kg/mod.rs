@@ -1,0 +1,16 @@
+//! The knowledge graph of one report page: the ABox built from the table
+//! and the text ([`abox`], [`text`]), the guard every query passes
+//! ([`guard`]), the store seam ([`store`]) and the planners' view of the
+//! page read back by SPARQL ([`schema`]).
+
+pub mod abox;
+pub mod guard;
+pub mod schema;
+pub mod store;
+pub mod text;
+pub mod vocab;
+
+pub use abox::{page_iri, GraphStats};
+pub use guard::{GuardError, GuardedQuery, QueryForm};
+pub use schema::{describe_source, CellEntry, FactEntry, Schema, SourceInfo};
+pub use store::{ExportFormat, KgError, KgStore, QueryOutput};

@@ -1,0 +1,236 @@
+//! The planners' view of a page, read from the store by SPARQL: every row,
+//! column, cell and text fact with its labels and years. The rules planner
+//! grounds questions in it; the LLM planner summarises it in its prompt.
+
+use super::guard::GuardedQuery;
+use super::store::{KgError, KgStore, QueryOutput};
+use super::vocab;
+use oxigraph::model::Term;
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+/// A table cell with a numeric value.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CellEntry {
+    /// Row position.
+    pub row: usize,
+    /// Row label as printed.
+    pub row_label: String,
+    /// Year the row names, if it names exactly one.
+    pub row_year: Option<i32>,
+    /// Column position.
+    pub column: usize,
+    /// Column header as printed.
+    pub column_label: String,
+    /// Year the column names, if it names exactly one.
+    pub column_year: Option<i32>,
+    /// The cell's value.
+    pub value: Decimal,
+    /// The cell as printed.
+    pub raw: String,
+    /// The cell was printed as a percentage.
+    pub percent: bool,
+}
+
+/// A number read from the text.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FactEntry {
+    /// Sentence position on the page.
+    pub sentence: usize,
+    /// Token position in the sentence.
+    pub token: usize,
+    /// The sentence's text.
+    pub sentence_text: String,
+    /// Words around the number.
+    pub context: String,
+    /// The number.
+    pub value: Decimal,
+    /// The number as printed.
+    pub raw: String,
+    /// The year it is about, when clear.
+    pub year: Option<i32>,
+    /// It reads as a year or a day of a date.
+    pub is_year_mention: bool,
+    /// Printed as a percentage.
+    pub percent: bool,
+    /// Scale word beside it.
+    pub scale: Option<String>,
+}
+
+/// Everything a planner may know about a page.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Schema {
+    /// Column headers in order, with their years.
+    pub columns: Vec<(String, Option<i32>)>,
+    /// Row labels in order, with their years.
+    pub rows: Vec<(String, Option<i32>)>,
+    /// Cells with a numeric value.
+    pub cells: Vec<CellEntry>,
+    /// Numbers of the text.
+    pub facts: Vec<FactEntry>,
+    /// Sentences of the text in order.
+    pub sentences: Vec<String>,
+}
+
+fn text(t: &Option<Term>) -> String {
+    match t {
+        Some(Term::Literal(l)) => l.value().to_string(),
+        Some(Term::NamedNode(n)) => n.as_str().to_string(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+fn number<T: FromStr>(t: &Option<Term>) -> Option<T> {
+    match t {
+        Some(Term::Literal(l)) => l.value().parse().ok(),
+        _ => None,
+    }
+}
+
+fn rows(kg: &KgStore, body: &str) -> Result<Vec<Vec<Option<Term>>>, KgError> {
+    let text = format!("{}{body}", vocab::sparql_prefixes());
+    let query = GuardedQuery::parse(&text)?;
+    match kg.query(&query)? {
+        QueryOutput::Solutions { rows, .. } => Ok(rows),
+        QueryOutput::Boolean(_) => Ok(Vec::new()),
+    }
+}
+
+impl Schema {
+    /// Reads the page's rows, columns, cells and text facts from the store.
+    pub fn read(kg: &KgStore) -> Result<Schema, KgError> {
+        let g = format!("<{}>", kg.graph().as_str());
+        let mut schema = Schema::default();
+        for r in rows(
+            kg,
+            &format!("SELECT ?label ?year WHERE {{ GRAPH {g} {{ ?c a fk:TableColumn ; rdfs:label ?label ; fk:index ?i . OPTIONAL {{ ?c fk:year ?year }} }} }} ORDER BY ?i"),
+        )? {
+            schema.columns.push((text(&r[0]), number(&r[1])));
+        }
+        for r in rows(
+            kg,
+            &format!("SELECT ?label ?year WHERE {{ GRAPH {g} {{ ?c a fk:TableRow ; rdfs:label ?label ; fk:index ?i . OPTIONAL {{ ?c fk:year ?year }} }} }} ORDER BY ?i"),
+        )? {
+            schema.rows.push((text(&r[0]), number(&r[1])));
+        }
+        for r in rows(
+            kg,
+            &format!(
+                "SELECT ?ri ?ci ?value ?raw ?unit WHERE {{ GRAPH {g} {{
+                   ?o a qb:Observation ; fk:row ?r ; fk:column ?c ; fk:value ?value ; fk:rawValue ?raw .
+                   ?r fk:index ?ri . ?c fk:index ?ci . OPTIONAL {{ ?o fk:unit ?unit }} }} }} ORDER BY ?ri ?ci"
+            ),
+        )? {
+            let (Some(row), Some(column), Some(value)) = (number::<usize>(&r[0]), number::<usize>(&r[1]), number::<Decimal>(&r[2])) else {
+                continue;
+            };
+            let (row_label, row_year) = schema.rows.get(row).cloned().unwrap_or_default();
+            let (column_label, column_year) = schema.columns.get(column).cloned().unwrap_or_default();
+            schema.cells.push(CellEntry {
+                row,
+                row_label,
+                row_year,
+                column,
+                column_label,
+                column_year,
+                value,
+                raw: text(&r[3]),
+                percent: text(&r[4]).ends_with("#Percent"),
+            });
+        }
+        for r in rows(
+            kg,
+            &format!("SELECT ?text WHERE {{ GRAPH {g} {{ ?s a fk:Sentence ; fk:text ?text ; fk:index ?i }} }} ORDER BY ?i"),
+        )? {
+            schema.sentences.push(text(&r[0]));
+        }
+        for r in rows(
+            kg,
+            &format!(
+                "SELECT ?si ?ti ?value ?raw ?ctx ?year ?isyear ?unit ?scale WHERE {{ GRAPH {g} {{
+                   ?f a fk:TextFact ; fk:sentence ?s ; fk:tokenIndex ?ti ; fk:value ?value ; fk:rawValue ?raw ;
+                      fk:context ?ctx ; fk:isYearMention ?isyear .
+                   ?s fk:index ?si .
+                   OPTIONAL {{ ?f fk:year ?year }} OPTIONAL {{ ?f fk:unit ?unit }} OPTIONAL {{ ?f fk:scale ?scale }} }} }}
+                 ORDER BY ?si ?ti"
+            ),
+        )? {
+            let (Some(sentence), Some(token), Some(value)) = (number::<usize>(&r[0]), number::<usize>(&r[1]), number::<Decimal>(&r[2])) else {
+                continue;
+            };
+            let scale = text(&r[8]);
+            schema.facts.push(FactEntry {
+                sentence,
+                token,
+                sentence_text: schema.sentences.get(sentence).cloned().unwrap_or_default(),
+                context: text(&r[4]),
+                value,
+                raw: text(&r[3]),
+                year: number(&r[5]),
+                is_year_mention: text(&r[6]) == "true",
+                percent: text(&r[7]).ends_with("#Percent"),
+                scale: (!scale.is_empty()).then_some(scale),
+            });
+        }
+        Ok(schema)
+    }
+}
+
+/// Where a bound value came from, in words, with the metric and year it measures.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct SourceInfo {
+    /// The cell or sentence, for people.
+    pub text: String,
+    /// The row label (cells) or the words around the number (text facts).
+    pub metric: Option<String>,
+    /// The year of the column or row (cells) or of the fact.
+    pub year: Option<i32>,
+}
+
+/// Describes a cell or text fact node of the page by its IRI.
+pub fn describe_source(kg: &KgStore, iri: &str) -> Result<Option<SourceInfo>, KgError> {
+    if iri.contains('>') || iri.contains('<') || iri.contains(' ') {
+        return Ok(None);
+    }
+    let g = format!("<{}>", kg.graph().as_str());
+    let cell = rows(
+        kg,
+        &format!(
+            "SELECT ?rl ?cl ?raw ?ry ?cy WHERE {{ GRAPH {g} {{ <{iri}> fk:row ?r ; fk:column ?c ; fk:rawValue ?raw .
+               ?r rdfs:label ?rl . ?c rdfs:label ?cl . OPTIONAL {{ ?r fk:year ?ry }} OPTIONAL {{ ?c fk:year ?cy }} }} }}"
+        ),
+    )?;
+    if let Some(r) = cell.first() {
+        return Ok(Some(SourceInfo {
+            text: format!(
+                "cell row `{}`, column `{}`: `{}`",
+                text(&r[0]),
+                text(&r[1]),
+                text(&r[2])
+            ),
+            metric: Some(text(&r[0])),
+            year: number(&r[4]).or(number(&r[3])),
+        }));
+    }
+    let fact = rows(
+        kg,
+        &format!(
+            "SELECT ?si ?st ?raw ?ctx ?y WHERE {{ GRAPH {g} {{ <{iri}> fk:sentence ?s ; fk:rawValue ?raw ; fk:context ?ctx .
+               ?s fk:index ?si ; fk:text ?st . OPTIONAL {{ <{iri}> fk:year ?y }} }} }}"
+        ),
+    )?;
+    if let Some(r) = fact.first() {
+        return Ok(Some(SourceInfo {
+            text: format!(
+                "sentence {}: \"{}\" (number `{}`)",
+                text(&r[0]),
+                text(&r[1]),
+                text(&r[2])
+            ),
+            metric: Some(text(&r[3])),
+            year: number(&r[4]),
+        }));
+    }
+    Ok(None)
+}

@@ -1,0 +1,194 @@
+//! The store seam: load a conversation's graph, run a guarded query, export.
+//!
+//! Today the embedded in-memory Oxigraph store stands behind it; a SPARQL 1.1
+//! protocol endpoint could take its place because nothing outside this file
+//! touches Oxigraph's store API. Queries enter only as [`GuardedQuery`], so
+//! nothing unchecked ever reaches the engine.
+
+use super::abox::{build_abox, GraphStats};
+use super::guard::{GuardedQuery, QueryForm};
+use super::vocab;
+use crate::dataset::Conversation;
+use crate::ontology;
+use oxigraph::io::{RdfFormat, RdfSerializer};
+use oxigraph::model::{GraphNameRef, NamedNode, Term};
+use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
+use oxigraph::store::Store;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Most rows a query may return before it is refused.
+pub const MAX_ROWS: usize = 10_000;
+/// Longest a query may run.
+pub const QUERY_TIME_LIMIT: Duration = Duration::from_secs(5);
+
+/// Errors of the store seam.
+#[derive(Debug, thiserror::Error)]
+pub enum KgError {
+    /// The store itself failed.
+    #[error("graph store error")]
+    Storage(#[from] oxigraph::store::StorageError),
+    /// The TBox did not load.
+    #[error("ontology error")]
+    Ontology(#[from] ontology::OntologyError),
+    /// A query failed while it ran.
+    #[error("query failed")]
+    Evaluation(#[from] oxigraph::sparql::QueryEvaluationError),
+    /// A query returned more rows than allowed.
+    #[error("query returned more than {max} rows")]
+    TooManyRows {
+        /// The limit.
+        max: usize,
+    },
+    /// A query ran longer than allowed.
+    #[error("query ran longer than {limit:?}")]
+    Timeout {
+        /// The limit.
+        limit: Duration,
+    },
+    /// The guard refused a query.
+    #[error("query refused")]
+    Guard(#[from] super::guard::GuardError),
+    /// Writing an export failed.
+    #[error("could not write the graph")]
+    Write(#[from] std::io::Error),
+}
+
+/// The answer of a guarded query.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueryOutput {
+    /// SELECT results: the projected variables and one row a solution.
+    Solutions {
+        /// Projected variable names, without `?`.
+        variables: Vec<String>,
+        /// One entry a solution, aligned with `variables`.
+        rows: Vec<Vec<Option<Term>>>,
+    },
+    /// ASK result.
+    Boolean(bool),
+}
+
+/// RDF serialisations [`KgStore::export`] can write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// Turtle (TBox and ABox merged into one graph).
+    Turtle,
+    /// N-Triples (TBox and ABox merged into one graph).
+    NTriples,
+    /// N-Quads (TBox and ABox each in its named graph).
+    NQuads,
+}
+
+/// One conversation's knowledge graph: the TBox and the page's ABox in an
+/// in-memory store.
+pub struct KgStore {
+    store: Store,
+    graph: NamedNode,
+    stats: GraphStats,
+}
+
+impl KgStore {
+    /// Builds the graph of a conversation's page, with the TBox beside it.
+    pub fn build(conversation: &Conversation) -> Result<Self, KgError> {
+        let tbox = ontology::tbox()?;
+        let (graph, quads, stats) = build_abox(&conversation.id, &conversation.document);
+        let store = Store::new()?;
+        store.extend(tbox.quads().iter().cloned().chain(quads))?;
+        Ok(Self {
+            store,
+            graph,
+            stats,
+        })
+    }
+
+    /// The named graph holding the page's ABox.
+    pub fn graph(&self) -> &NamedNode {
+        &self.graph
+    }
+
+    /// What the page's graph holds.
+    pub fn stats(&self) -> GraphStats {
+        self.stats
+    }
+
+    /// Runs a guarded query with the row and time limits.
+    pub fn query(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
+        let token = CancellationToken::new();
+        let started = Instant::now();
+        let results = SparqlEvaluator::new()
+            .with_cancellation_token(token.clone())
+            .for_query(query.query().clone())
+            .on_store(&self.store)
+            .execute()?;
+        match results {
+            QueryResults::Boolean(b) => Ok(QueryOutput::Boolean(b)),
+            QueryResults::Solutions(solutions) => {
+                let variables: Vec<String> = solutions
+                    .variables()
+                    .iter()
+                    .map(|v| v.as_str().to_string())
+                    .collect();
+                let mut rows = Vec::new();
+                for solution in solutions {
+                    if started.elapsed() > QUERY_TIME_LIMIT {
+                        token.cancel();
+                        return Err(KgError::Timeout {
+                            limit: QUERY_TIME_LIMIT,
+                        });
+                    }
+                    let solution = solution?;
+                    if rows.len() == MAX_ROWS {
+                        return Err(KgError::TooManyRows { max: MAX_ROWS });
+                    }
+                    rows.push(
+                        variables
+                            .iter()
+                            .map(|v| solution.get(v.as_str()).cloned())
+                            .collect(),
+                    );
+                }
+                Ok(QueryOutput::Solutions { variables, rows })
+            }
+            QueryResults::Graph(_) => match query.form() {
+                // the guard admits only SELECT and ASK
+                QueryForm::Select | QueryForm::Ask => Ok(QueryOutput::Boolean(false)),
+            },
+        }
+    }
+
+    /// Writes the TBox and the page's ABox.
+    pub fn export(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
+        let rdf_format = match format {
+            ExportFormat::Turtle => RdfFormat::Turtle,
+            ExportFormat::NTriples => RdfFormat::NTriples,
+            ExportFormat::NQuads => RdfFormat::NQuads,
+        };
+        let mut serializer = RdfSerializer::from_format(rdf_format);
+        if format == ExportFormat::Turtle {
+            for (prefix, iri) in vocab::PREFIXES {
+                serializer = serializer
+                    .with_prefix(prefix, iri)
+                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+            }
+        }
+        let mut out = serializer.for_writer(writer);
+        let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
+        for graph in [&tbox, &self.graph] {
+            for quad in self.store.quads_for_pattern(
+                None,
+                None,
+                None,
+                Some(GraphNameRef::NamedNode(graph.as_ref())),
+            ) {
+                let quad = quad?;
+                if format == ExportFormat::NQuads {
+                    out.serialize_quad(&quad)?;
+                } else {
+                    out.serialize_triple(quad.as_ref())?;
+                }
+            }
+        }
+        out.finish()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,356 @@
+//! Reading the page's text: sentences, and each number in them as a fact
+//! with its unit, scale words, position, nearby years and context.
+//!
+//! The text of ConvFinQA pages is already tokenised (words and punctuation
+//! separated by spaces), so a sentence ends at a lone `.` token. Nothing here
+//! knows about RDF: [`super::abox`] turns these facts into triples.
+
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+/// One sentence of the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sentence {
+    /// Index of the sentence on the page (pre_text first, then post_text).
+    pub index: usize,
+    /// `pre_text` or `post_text`.
+    pub section: &'static str,
+    /// The sentence's text, tokens joined by single spaces.
+    pub text: String,
+    /// The sentence's whitespace-separated tokens.
+    pub tokens: Vec<String>,
+}
+
+/// A number printed in a sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextNumber {
+    /// Index of the sentence it came from.
+    pub sentence: usize,
+    /// Position among the sentence's tokens.
+    pub token_index: usize,
+    /// The number as printed, with its sign, currency and unit tokens.
+    pub raw: String,
+    /// The printed number (negative when parenthesised or with a minus).
+    pub value: Decimal,
+    /// `%` or `percent` follows it.
+    pub percent: bool,
+    /// A currency sign precedes it.
+    pub currency: bool,
+    /// A scale word follows it (`thousand`, `million`, `billion`).
+    pub scale: Option<String>,
+    /// It reads as a year or a day of a date rather than an amount.
+    pub is_year_mention: bool,
+    /// The year it is about, when the sentence says so clearly.
+    pub year: Option<i32>,
+    /// Every year printed in the sentence.
+    pub nearby_years: Vec<i32>,
+    /// The words before and after it.
+    pub context: String,
+}
+
+const MONTHS: [&str; 24] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+];
+
+/// Whether a token is a month name or abbreviation.
+pub fn is_month(token: &str) -> bool {
+    MONTHS.contains(&token.trim_end_matches('.'))
+}
+
+/// A plausible year (1950–2050) written as four digits.
+pub fn as_year(token: &str) -> Option<i32> {
+    if token.len() == 4 && token.bytes().all(|b| b.is_ascii_digit()) {
+        let y: i32 = token.parse().ok()?;
+        if (1950..=2050).contains(&y) {
+            return Some(y);
+        }
+    }
+    None
+}
+
+/// Splits a page's text into sentences at lone `.` tokens.
+pub fn split_sentences(text: &str, section: &'static str, first_index: usize) -> Vec<Sentence> {
+    let mut sentences = Vec::new();
+    let mut current: Vec<String> = Vec::new();
+    let flush = |current: &mut Vec<String>, sentences: &mut Vec<Sentence>| {
+        if current.iter().any(|t| t.chars().any(char::is_alphanumeric)) {
+            sentences.push(Sentence {
+                index: first_index + sentences.len(),
+                section,
+                text: current.join(" "),
+                tokens: std::mem::take(current),
+            });
+        }
+        current.clear();
+    };
+    for token in text.split_whitespace() {
+        let ends = token == "." || token == ";";
+        current.push(token.to_string());
+        if ends {
+            flush(&mut current, &mut sentences);
+        }
+    }
+    flush(&mut current, &mut sentences);
+    sentences
+}
+
+const SCALE_WORDS: [(&str, &str); 8] = [
+    ("thousand", "thousand"),
+    ("thousands", "thousand"),
+    ("million", "million"),
+    ("millions", "million"),
+    ("mln", "million"),
+    ("billion", "billion"),
+    ("billions", "billion"),
+    ("bn", "billion"),
+];
+
+/// Parses one token as a printed number: `1,234.5`, `12%`, `(12)`, `-3`, `.5`.
+fn parse_number_token(token: &str) -> Option<(Decimal, bool)> {
+    let mut t = token.trim_end_matches([',', ';', ':']);
+    let mut negative = false;
+    if let Some(rest) = t.strip_prefix('(') {
+        if let Some(inner) = rest.strip_suffix(')') {
+            t = inner;
+            negative = true;
+        }
+    }
+    let t = t.trim_start_matches('$');
+    let (t, negative) = match t.strip_prefix('-') {
+        Some(rest) => (rest, !negative),
+        None => (t, negative),
+    };
+    let (t, percent) = match t.strip_suffix('%') {
+        Some(rest) => (rest, true),
+        None => (t, false),
+    };
+    let t = t.strip_suffix('.').unwrap_or(t);
+    if t.is_empty() || !t.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if !t
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
+    {
+        return None;
+    }
+    if t.matches('.').count() > 1 || t.starts_with(',') || t.ends_with(',') {
+        return None;
+    }
+    // a comma must group thousands: `1,234` but not `1,2`
+    if t.contains(',') {
+        let int_part = t.split('.').next().unwrap_or("");
+        let groups: Vec<&str> = int_part.split(',').collect();
+        if groups.iter().skip(1).any(|g| g.len() != 3) || groups[0].is_empty() {
+            return None;
+        }
+    }
+    let cleaned: String = t.chars().filter(|c| *c != ',').collect();
+    let value = Decimal::from_str(&cleaned).ok()?;
+    Some((if negative { -value } else { value }, percent))
+}
+
+/// Finds every number of a sentence, with what surrounds it.
+pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
+    let tokens = &sentence.tokens;
+    let years: Vec<(usize, i32)> = tokens
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| as_year(t).map(|y| (i, y)))
+        .filter(|(i, _)| {
+            let prev = i.checked_sub(1).and_then(|p| tokens.get(p));
+            prev.is_none_or(|p| p != "$")
+        })
+        .collect();
+    let nearby_years: Vec<i32> = {
+        let mut ys: Vec<i32> = years.iter().map(|(_, y)| *y).collect();
+        ys.sort_unstable();
+        ys.dedup();
+        ys
+    };
+    let mut numbers = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let Some((value, mut percent)) = parse_number_token(token) else {
+            continue;
+        };
+        let prev = i
+            .checked_sub(1)
+            .and_then(|p| tokens.get(p))
+            .map(String::as_str);
+        let next = tokens.get(i + 1).map(String::as_str);
+        let currency = token.starts_with('$') || prev == Some("$");
+        if matches!(next, Some("%") | Some("percent")) {
+            percent = true;
+        }
+        let scale = next.and_then(|n| {
+            SCALE_WORDS
+                .iter()
+                .find(|(w, _)| *w == n)
+                .map(|(_, s)| s.to_string())
+        });
+        let is_day =
+            prev.is_some_and(is_month) && value < Decimal::from(32) && value.fract().is_zero();
+        let is_year = as_year(token).is_some() && !currency && !percent && scale.is_none();
+        let mut raw = String::new();
+        if prev == Some("$") {
+            raw.push_str("$ ");
+        }
+        raw.push_str(token);
+        if let Some(n) = next.filter(|_| percent && !token.ends_with('%')) {
+            raw.push(' ');
+            raw.push_str(n);
+        }
+        if let Some(s) = next.filter(|_| scale.is_some()) {
+            raw.push(' ');
+            raw.push_str(s);
+        }
+        let from = i.saturating_sub(12);
+        let to = (i + 5).min(tokens.len());
+        numbers.push(TextNumber {
+            sentence: sentence.index,
+            token_index: i,
+            raw,
+            value,
+            percent,
+            currency,
+            scale,
+            is_year_mention: is_year || is_day,
+            year: None,
+            nearby_years: nearby_years.clone(),
+            context: tokens[from..to].join(" "),
+        });
+    }
+    assign_years(tokens, &years, &mut numbers);
+    numbers
+}
+
+/// Gives each amount the year it is about: by position for "... $a, $b and
+/// $c in 2007, 2006 and 2005 (respectively)", otherwise the nearest year
+/// printed within a few tokens of it.
+fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
+    let amount_idx: Vec<usize> = numbers
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !n.is_year_mention)
+        .map(|(k, _)| k)
+        .collect();
+    // A list of years and a list of amounts of the same length in one sentence.
+    let distinct: Vec<i32> = {
+        let mut v: Vec<i32> = years.iter().map(|(_, y)| *y).collect();
+        v.dedup();
+        v
+    };
+    let respectively = tokens.iter().any(|t| t.starts_with("respectively"));
+    if distinct.len() >= 2
+        && amount_idx.len() == distinct.len()
+        && (respectively || years_in_list(years))
+    {
+        for (k, year) in amount_idx.iter().zip(&distinct) {
+            numbers[*k].year = Some(*year);
+        }
+        return;
+    }
+    // "from $a in 2001 to $b in 2002" or "increased from $a to $b in 2002"
+    for &k in &amount_idx {
+        let i = numbers[k].token_index;
+        let nearest = years
+            .iter()
+            .map(|(p, y)| (p.abs_diff(i), *p, *y))
+            .filter(|(d, _, _)| *d <= 6)
+            .min_by_key(|(d, p, _)| (*d, usize::from(*p < i)));
+        if let Some((_, _, y)) = nearest {
+            numbers[k].year = Some(y);
+        } else if distinct.len() == 1 {
+            numbers[k].year = Some(distinct[0]);
+        }
+    }
+}
+
+/// Years written as a list: "2007 , 2006 and 2005".
+fn years_in_list(years: &[(usize, i32)]) -> bool {
+    years.len() >= 2 && years.windows(2).all(|w| w[1].0 - w[0].0 <= 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(text: &str) -> Vec<TextNumber> {
+        split_sentences(text, "pre_text", 0)
+            .iter()
+            .flat_map(extract_numbers)
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_lone_periods() {
+        let s = split_sentences("the u.s. grew 1.5 % . then it fell . .", "pre_text", 3);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].text, "the u.s. grew 1.5 % .");
+        assert_eq!(s[1].index, 4);
+    }
+
+    #[test]
+    fn reads_amounts_with_units_and_scales() {
+        let n = numbers("revenue was $ 1,234.5 million , up 12 % from (3) last year .");
+        assert_eq!(n.len(), 3);
+        assert_eq!(n[0].value, Decimal::from_str("1234.5").unwrap());
+        assert!(n[0].currency);
+        assert_eq!(n[0].scale.as_deref(), Some("million"));
+        assert_eq!(n[0].raw, "$ 1,234.5 million");
+        assert!(n[1].percent);
+        assert_eq!(n[2].value, Decimal::from(-3));
+    }
+
+    #[test]
+    fn respectively_lists_map_amounts_to_years() {
+        let n = numbers(
+            "expense was $ 80 million , $ 83 million and $ 111 million in 2007 , 2006 and 2005 .",
+        );
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts.len(), 3);
+        assert_eq!(amounts[0].year, Some(2007));
+        assert_eq!(amounts[2].year, Some(2005));
+        assert_eq!(amounts[2].value, Decimal::from(111));
+    }
+
+    #[test]
+    fn dates_are_not_amounts() {
+        let n = numbers("at december 31 , 2012 , we had 24 million shares .");
+        let day = n.iter().find(|n| n.value == Decimal::from(31)).unwrap();
+        assert!(day.is_year_mention);
+        let shares = n.iter().find(|n| n.value == Decimal::from(24)).unwrap();
+        assert!(!shares.is_year_mention);
+        assert_eq!(shares.year, Some(2012));
+    }
+
+    #[test]
+    fn words_are_not_numbers() {
+        assert!(numbers("the 2019s results and 1,2 and a-b .")
+            .iter()
+            .all(|n| n.value != Decimal::from(12)));
+    }
+}

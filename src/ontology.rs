@@ -1,0 +1,252 @@
+//! The TBox: the Turtle files of `ontology/`, parsed once, and what the
+//! planners read from them by SPARQL (calculation patterns with their
+//! trigger phrases, reference phrases, scale words).
+//!
+//! The files are compiled into the binary so that `finkg` runs from any
+//! directory; editing them takes a rebuild.
+
+use crate::kg::vocab;
+use oxigraph::io::{RdfFormat, RdfParser};
+use oxigraph::model::{GraphName, NamedNode, Quad, Term};
+use oxigraph::sparql::{QueryResults, SparqlEvaluator};
+use oxigraph::store::Store;
+use rust_decimal::Decimal;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+/// The TBox files, by name, as shipped in `ontology/`.
+pub const TBOX_FILES: [(&str, &str); 3] = [
+    ("core.ttl", include_str!("../ontology/core.ttl")),
+    ("patterns.ttl", include_str!("../ontology/patterns.ttl")),
+    ("shapes.ttl", include_str!("../ontology/shapes.ttl")),
+];
+
+/// Errors reading the TBox.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum OntologyError {
+    /// A Turtle file did not parse.
+    #[error("ontology/{file} does not parse: {message}")]
+    Parse {
+        /// The file.
+        file: &'static str,
+        /// The parser's message.
+        message: String,
+    },
+    /// A query over the TBox failed.
+    #[error("reading the TBox failed: {0}")]
+    Query(String),
+    /// A pattern is malformed.
+    #[error("calculation pattern `{pattern}` is invalid: {message}")]
+    Pattern {
+        /// The pattern's IRI.
+        pattern: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A calculation pattern of `ontology/patterns.ttl`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CalculationPattern {
+    /// The pattern's IRI.
+    pub iri: String,
+    /// Operation identifier (`change`, `ratio`, ...).
+    pub operation: String,
+    /// Metric type recorded for results of this pattern.
+    pub metric_type: String,
+    /// The formula the pattern produces.
+    pub formula_template: String,
+    /// Higher wins among matching patterns.
+    pub priority: i64,
+    /// Phrases that signal the pattern, longest first.
+    pub triggers: Vec<String>,
+}
+
+/// The parsed TBox and what the planners read from it.
+#[derive(Debug)]
+pub struct Tbox {
+    quads: Vec<Quad>,
+    patterns: Vec<CalculationPattern>,
+    reference_phrases: Vec<String>,
+    scale_words: Vec<(String, Decimal)>,
+}
+
+impl Tbox {
+    /// Every TBox quad, in the TBox named graph.
+    pub fn quads(&self) -> &[Quad] {
+        &self.quads
+    }
+    /// The calculation patterns, highest priority first.
+    pub fn patterns(&self) -> &[CalculationPattern] {
+        &self.patterns
+    }
+    /// Phrases that refer to an earlier result.
+    pub fn reference_phrases(&self) -> &[String] {
+        &self.reference_phrases
+    }
+    /// Scale words and their multipliers.
+    pub fn scale_words(&self) -> &[(String, Decimal)] {
+        &self.scale_words
+    }
+}
+
+/// The TBox, parsed on first use.
+pub fn tbox() -> Result<&'static Tbox, OntologyError> {
+    static TBOX: OnceLock<Result<Tbox, OntologyError>> = OnceLock::new();
+    TBOX.get_or_init(load_tbox).as_ref().map_err(Clone::clone)
+}
+
+/// Parses one Turtle text into quads of the TBox graph.
+pub fn parse_turtle(file: &'static str, text: &str) -> Result<Vec<Quad>, OntologyError> {
+    let graph = GraphName::NamedNode(NamedNode::new_unchecked(vocab::TBOX_GRAPH));
+    RdfParser::from_format(RdfFormat::Turtle)
+        .with_default_graph(graph)
+        .for_slice(text.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| OntologyError::Parse {
+            file,
+            message: e.to_string(),
+        })
+}
+
+fn load_tbox() -> Result<Tbox, OntologyError> {
+    let mut quads = Vec::new();
+    for (file, text) in TBOX_FILES {
+        quads.extend(parse_turtle(file, text)?);
+    }
+    let store = Store::new().map_err(|e| OntologyError::Query(e.to_string()))?;
+    store
+        .extend(quads.iter().cloned())
+        .map_err(|e| OntologyError::Query(e.to_string()))?;
+    let rows = select(
+        &store,
+        "SELECT ?p ?op ?mt ?ft ?prio ?trigger WHERE { GRAPH ?g {
+           ?p a fk:CalculationPattern ; fk:operation ?op ; fk:metricType ?mt ;
+              fk:formulaTemplate ?ft ; fk:priority ?prio .
+           OPTIONAL { ?p fk:trigger ?trigger } } } ORDER BY DESC(?prio) ?p",
+    )?;
+    let mut patterns: Vec<CalculationPattern> = Vec::new();
+    for row in rows {
+        let iri = row[0].clone();
+        let priority = i64::from_str(&row[4]).map_err(|_| OntologyError::Pattern {
+            pattern: iri.clone(),
+            message: format!("priority `{}` is not an integer", row[4]),
+        })?;
+        let pattern = match patterns.iter_mut().find(|p| p.iri == iri) {
+            Some(p) => p,
+            None => {
+                patterns.push(CalculationPattern {
+                    iri,
+                    operation: row[1].clone(),
+                    metric_type: row[2].clone(),
+                    formula_template: row[3].clone(),
+                    priority,
+                    triggers: Vec::new(),
+                });
+                let last = patterns.len() - 1;
+                &mut patterns[last]
+            }
+        };
+        if !row[5].is_empty() {
+            pattern.triggers.push(row[5].to_lowercase());
+        }
+    }
+    for p in &mut patterns {
+        p.triggers
+            .sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    }
+    let reference_phrases = select(
+        &store,
+        "SELECT ?phrase WHERE { GRAPH ?g { ?r a fk:ConversationReference ; fk:referencePhrase ?phrase } } ORDER BY ?phrase",
+    )?
+    .into_iter()
+    .map(|r| r[0].clone())
+    .collect();
+    let scale_words = select(
+        &store,
+        "SELECT ?label ?m WHERE { GRAPH ?g { ?w a fk:ScaleWord ; rdfs:label ?label ; fk:multiplier ?m } } ORDER BY ?m",
+    )?
+    .into_iter()
+    .filter_map(|r| Decimal::from_str(&r[1]).ok().map(|m| (r[0].clone(), m)))
+    .collect();
+    Ok(Tbox {
+        quads,
+        patterns,
+        reference_phrases,
+        scale_words,
+    })
+}
+
+/// Runs one of this module's own fixed queries; every cell as plain text.
+fn select(store: &Store, body: &str) -> Result<Vec<Vec<String>>, OntologyError> {
+    let text = format!("{}{body}", vocab::sparql_prefixes());
+    let err = |e: &dyn std::fmt::Display| OntologyError::Query(e.to_string());
+    let results = SparqlEvaluator::new()
+        .parse_query(&text)
+        .map_err(|e| err(&e))?
+        .on_store(store)
+        .execute()
+        .map_err(|e| err(&e))?;
+    let QueryResults::Solutions(solutions) = results else {
+        return Ok(Vec::new());
+    };
+    let variables: Vec<String> = solutions
+        .variables()
+        .iter()
+        .map(|v| v.as_str().to_string())
+        .collect();
+    let mut rows = Vec::new();
+    for solution in solutions {
+        let solution = solution.map_err(|e| err(&e))?;
+        rows.push(
+            variables
+                .iter()
+                .map(|v| match solution.get(v.as_str()) {
+                    Some(Term::Literal(l)) => l.value().to_string(),
+                    Some(Term::NamedNode(n)) => n.as_str().to_string(),
+                    Some(other) => other.to_string(),
+                    None => String::new(),
+                })
+                .collect(),
+        );
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_come_from_the_turtle() {
+        let tbox = tbox().unwrap();
+        let ops: Vec<&str> = tbox
+            .patterns()
+            .iter()
+            .map(|p| p.operation.as_str())
+            .collect();
+        for op in [
+            "lookup",
+            "change",
+            "percentage_change",
+            "ratio",
+            "sum",
+            "average",
+            "product",
+            "comparison",
+        ] {
+            assert!(ops.contains(&op), "{op} missing from {ops:?}");
+        }
+        let pc = tbox
+            .patterns()
+            .iter()
+            .find(|p| p.operation == "percentage_change")
+            .unwrap();
+        assert!(pc.triggers.iter().any(|t| t == "growth rate"));
+        assert!(tbox.reference_phrases().iter().any(|p| p == "that"));
+        assert!(tbox
+            .scale_words()
+            .iter()
+            .any(|(w, m)| w == "million" && *m == Decimal::from(1_000_000)));
+    }
+}

@@ -1,0 +1,155 @@
+//! Answering a conversation turn by turn: build the page's graph, then for
+//! each question plan (Phase 1), bind the values, plan the formula
+//! (Phase 2), evaluate it and record the result with its metadata.
+//!
+//! A turn that fails records its reason and the conversation goes on.
+
+use crate::conversation::{ConversationState, TurnResult};
+use crate::dataset::Conversation;
+use crate::exec;
+use crate::kg::{GraphStats, KgError, KgStore, Schema};
+use crate::plan::{Planner, TurnContext};
+use crate::trace::{error_chain, Timings, TurnTrace};
+use std::time::Instant;
+
+/// A conversation's page, loaded and ready for questions.
+pub struct Session {
+    kg: KgStore,
+    schema: Schema,
+    id: String,
+    state: ConversationState,
+}
+
+impl Session {
+    /// Builds the graph of a conversation's page.
+    pub fn new(conversation: &Conversation) -> Result<Self, KgError> {
+        let kg = KgStore::build(conversation)?;
+        let schema = Schema::read(&kg)?;
+        Ok(Self {
+            kg,
+            schema,
+            id: conversation.id.clone(),
+            state: ConversationState::new(),
+        })
+    }
+
+    /// The page's graph.
+    pub fn kg(&self) -> &KgStore {
+        &self.kg
+    }
+
+    /// What the graph holds.
+    pub fn stats(&self) -> GraphStats {
+        self.kg.stats()
+    }
+
+    /// The results so far.
+    pub fn state(&self) -> &ConversationState {
+        &self.state
+    }
+
+    /// Answers the next question of the conversation.
+    pub fn ask(&mut self, planner: &mut dyn Planner, question: &str) -> TurnTrace {
+        let turn = self.state.len();
+        let mut trace = TurnTrace {
+            id: self.id.clone(),
+            turn,
+            question: question.to_string(),
+            planner: planner.name().to_string(),
+            answer: None,
+            error: None,
+            plan: None,
+            formula: None,
+            values: Vec::new(),
+            result: None,
+            timings_us: Timings::default(),
+        };
+        let ctx = TurnContext {
+            question,
+            turn,
+            state: &self.state,
+            schema: &self.schema,
+        };
+        let started = Instant::now();
+        let plan = match planner.phase1(&ctx) {
+            Ok(p) => p,
+            Err(e) => {
+                trace.error = Some(format!("planning failed: {}", error_chain(&e)));
+                trace.timings_us.plan = micros(started);
+                self.state.push(None);
+                return trace;
+            }
+        };
+        trace.timings_us.plan = micros(started);
+        trace.plan = Some(plan.clone());
+        let started = Instant::now();
+        let values = match exec::bind_values(&self.kg, &plan, &self.state) {
+            Ok(v) => v,
+            Err(e) => {
+                trace.error = Some(error_chain(&e));
+                trace.timings_us.execute = micros(started);
+                self.state.push(None);
+                return trace;
+            }
+        };
+        trace.values = values.clone();
+        let exec_time = micros(started);
+        let started = Instant::now();
+        let phase2 = match planner.phase2(&ctx, &plan, &values) {
+            Ok(p) => p,
+            Err(e) => {
+                trace.error = Some(format!("planning the formula failed: {}", error_chain(&e)));
+                self.state.push(None);
+                return trace;
+            }
+        };
+        trace.timings_us.plan += micros(started);
+        trace.formula = Some(phase2.formula.clone());
+        let started = Instant::now();
+        let answer = exec::evaluate(&phase2.formula, &values);
+        trace.timings_us.execute = exec_time + micros(started);
+        match answer {
+            Ok(answer) => {
+                let description = match plan.metric_type.as_deref() {
+                    Some("value") | None => values
+                        .first()
+                        .map(|v| v.description.clone())
+                        .unwrap_or_default(),
+                    Some(kind) => format!(
+                        "{kind}: {} = {}",
+                        phase2.formula,
+                        values
+                            .iter()
+                            .map(|v| format!("{} ({})", v.name, v.description))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                let result = TurnResult {
+                    turn,
+                    question: question.to_string(),
+                    value: answer,
+                    scale: None,
+                    description,
+                    entity: plan.entity.clone(),
+                    metric_type: plan.metric_type.clone().unwrap_or_else(|| "value".into()),
+                    period: plan.period.clone(),
+                    variables: values,
+                    formula: phase2.formula,
+                };
+                trace.answer = Some(answer);
+                trace.result = Some(result.clone());
+                self.state.push(Some(result));
+            }
+            Err(e) => {
+                trace.error = Some(error_chain(&e));
+                self.state.push(None);
+            }
+        }
+        trace
+    }
+}
+
+fn micros(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
+}

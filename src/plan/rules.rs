@@ -1,0 +1,1274 @@
+//! The rules planner: deterministic, offline, free.
+//!
+//! It reads a question in three steps:
+//! 1. **Operation** — the calculation pattern whose trigger phrase the
+//!    question holds (phrases and priorities come from
+//!    `ontology/patterns.ttl`); phrases that are part of a row or column
+//!    label ("weighted average exercise price") do not count.
+//! 2. **Operands** — each mention is either a reference to an earlier result
+//!    ("that change", "this 2005 value", "the two years") resolved through
+//!    the results' metadata, a constant printed in the question ("times
+//!    100"), or grounded in the page: the cell or text fact whose labels and
+//!    context best match the mention's words and whose year matches.
+//!    Mentions without words of their own ("and in 2006?") inherit the
+//!    metric of the last turn that named one.
+//! 3. **Plan** — one SPARQL query a grounded operand (a cell by row and
+//!    column, a text fact by sentence and token), and the pattern's formula.
+//!
+//! Conventions of the dataset it follows: changes are later minus earlier
+//! (or first-asked minus second-asked for values from earlier turns),
+//! percentage changes and ratios are fractions, and table figures printed as
+//! negatives are taken as magnitudes unless the question asks for a sign.
+
+use super::contract::{Phase2, Plan, ResultRef, ValueName, ValueSpec};
+use super::{PlanError, Planner, TurnContext};
+use crate::conversation::TurnResult;
+use crate::kg::{CellEntry, FactEntry, Schema};
+use crate::ontology::{self, CalculationPattern};
+use crate::words::{self, content_words};
+use oxigraph::model::Literal;
+use rust_decimal::Decimal;
+use std::collections::{HashMap, HashSet};
+use std::str::FromStr;
+
+/// The operations the rules planner can plan; named as in `fk:operation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// One value.
+    Lookup,
+    /// Later minus earlier.
+    Change,
+    /// (later - earlier) / earlier.
+    PercentageChange,
+    /// part / whole.
+    Ratio,
+    /// a + b (+ ...).
+    Sum,
+    /// mean of values.
+    Average,
+    /// a * n.
+    Product,
+    /// a / n.
+    Quotient,
+    /// a > b.
+    Comparison,
+}
+
+impl Operation {
+    fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "lookup" => Self::Lookup,
+            "change" => Self::Change,
+            "percentage_change" => Self::PercentageChange,
+            "ratio" => Self::Ratio,
+            "sum" => Self::Sum,
+            "average" => Self::Average,
+            "product" => Self::Product,
+            "quotient" => Self::Quotient,
+            "comparison" => Self::Comparison,
+            _ => return None,
+        })
+    }
+    fn metric_type(self) -> &'static str {
+        match self {
+            Self::Lookup => "value",
+            Self::Change => "change",
+            Self::PercentageChange => "percentage change",
+            Self::Ratio | Self::Quotient => "ratio",
+            Self::Sum => "sum",
+            Self::Average => "average",
+            Self::Product => "product",
+            Self::Comparison => "comparison",
+        }
+    }
+}
+
+/// The rules planner. Holds the TBox's patterns and the formula of the turn
+/// being planned between its two phases.
+pub struct RulesPlanner {
+    patterns: Vec<(Operation, &'static CalculationPattern)>,
+    reference_phrases: Vec<String>,
+    pending: Option<Phase2>,
+}
+
+impl RulesPlanner {
+    /// A planner reading its patterns from the TBox.
+    pub fn new() -> Result<Self, ontology::OntologyError> {
+        let tbox = ontology::tbox()?;
+        let patterns = tbox
+            .patterns()
+            .iter()
+            .filter_map(|p| Operation::from_name(&p.operation).map(|op| (op, p)))
+            .collect();
+        Ok(Self {
+            patterns,
+            reference_phrases: tbox.reference_phrases().to_vec(),
+            pending: None,
+        })
+    }
+}
+
+impl Planner for RulesPlanner {
+    fn name(&self) -> &'static str {
+        "rules"
+    }
+
+    fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
+        let (plan, phase2) = self.plan_turn(ctx)?;
+        self.pending = Some(phase2);
+        Ok(plan)
+    }
+
+    fn phase2(
+        &mut self,
+        _ctx: &TurnContext<'_>,
+        _plan: &Plan,
+        _values: &[crate::conversation::UsedValue],
+    ) -> Result<Phase2, PlanError> {
+        self.pending
+            .take()
+            .ok_or_else(|| PlanError::Unsupported("phase 2 asked before phase 1".into()))
+    }
+}
+
+/// A question, read.
+#[derive(Debug, Clone)]
+struct Reading {
+    /// Lowercased, punctuation spaced out, padded with spaces.
+    text: String,
+    op: Operation,
+    years: Vec<i32>,
+    constants: Vec<Decimal>,
+    /// Content words that name what is asked about.
+    metric: Vec<String>,
+    refers: bool,
+}
+
+/// An operand of the formula.
+#[derive(Debug, Clone)]
+struct Operand {
+    spec: ValueSpec,
+    /// Take the magnitude (a table figure printed negative).
+    magnitude: bool,
+    year: Option<i32>,
+    label: String,
+}
+
+fn normalise_question(q: &str) -> String {
+    let mut out = String::from(" ");
+    for c in q.to_lowercase().chars() {
+        match c {
+            '?' | ',' | ';' | ':' | '"' | '(' | ')' => out.push(' '),
+            '’' => out.push('\''),
+            _ => out.push(c),
+        }
+    }
+    let mut s = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    s.insert(0, ' ');
+    s.push(' ');
+    s
+}
+
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    text.contains(&format!(" {phrase} "))
+}
+
+/// Numbers printed in the question that are not years: `100`, `$ 1`, `1000`.
+fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
+    let mut years = Vec::new();
+    let mut numbers = Vec::new();
+    for tok in text.split_whitespace() {
+        let t = tok
+            .trim_start_matches('$')
+            .trim_end_matches('.')
+            .trim_end_matches('%');
+        if let Some(y) = crate::kg::text::as_year(t) {
+            years.push(y);
+        } else if t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+            && t.bytes().any(|b| b.is_ascii_digit())
+        {
+            if let Ok(d) = Decimal::from_str(&t.replace(',', "")) {
+                numbers.push(d);
+            }
+        }
+    }
+    (years, numbers)
+}
+
+const GENERIC_WORDS: &[&str] = &[
+    "price",
+    "value",
+    "change",
+    "difference",
+    "net",
+    "percent",
+    "portion",
+    "ratio",
+    "sum",
+    "average",
+    "increase",
+    "decrease",
+    "growth",
+    "variation",
+    "amount",
+    "number",
+    "two",
+    "prior",
+    "previous",
+    "quotient",
+    "product",
+    "result",
+    "again",
+    "combined",
+    "rate",
+    "mean",
+];
+
+impl RulesPlanner {
+    fn read(&self, question: &str, schema: &Schema) -> Reading {
+        let text = normalise_question(question);
+        let (years, constants) = question_numbers(&text);
+        // Mask phrases of two or more words that the page uses as labels, so
+        // that "weighted average exercise price" does not read as an average.
+        let masked = mask_time_spans(&mask_label_phrases(&text, schema));
+        let mut best: Option<(i64, Operation, &str)> = None;
+        for (op, pattern) in &self.patterns {
+            for trigger in &pattern.triggers {
+                if contains_phrase(&masked, trigger) {
+                    if best.is_none_or(|(p, _, _)| pattern.priority > p) {
+                        best = Some((pattern.priority, *op, trigger.as_str()));
+                    }
+                    break;
+                }
+            }
+        }
+        let refers = self
+            .reference_phrases
+            .iter()
+            .any(|p| contains_phrase(&text, p));
+        let mut op = best.map_or(Operation::Lookup, |(_, op, _)| op);
+        let trigger = best.map(|(_, _, t)| t).unwrap_or("");
+        if op == Operation::Sum && matches!(trigger, "total" | "total of" | "aggregate") {
+            let several = years.len() >= 2
+                || contains_phrase(&text, "and")
+                || contains_phrase(&text, "these two");
+            if !several {
+                op = Operation::Lookup;
+            }
+        }
+        if op == Operation::Quotient && constants.is_empty() {
+            op = Operation::Ratio;
+        }
+        if op == Operation::Product && constants.is_empty() && !refers {
+            op = Operation::Lookup;
+        }
+        if op == Operation::Change
+            && matches!(trigger, "less" | "minus" | "subtract")
+            && constants.is_empty()
+            && !refers
+        {
+            op = Operation::Lookup;
+        }
+        let trigger_words: HashSet<String> = self
+            .patterns
+            .iter()
+            .flat_map(|(_, p)| p.triggers.iter())
+            .filter(|t| contains_phrase(&masked, t))
+            .flat_map(|t| content_words(t))
+            .collect();
+        let metric = content_words(&text)
+            .into_iter()
+            .filter(|w| !trigger_words.contains(w))
+            .collect();
+        Reading {
+            text,
+            op,
+            years,
+            constants,
+            metric,
+            refers,
+        }
+    }
+
+    fn plan_turn(&self, ctx: &TurnContext<'_>) -> Result<(Plan, Phase2), PlanError> {
+        let r = self.read(ctx.question, ctx.schema);
+        let g = Grounder::new(ctx.schema);
+        let history: Vec<&TurnResult> = ctx.state.answered().collect();
+        let inherited = inherited_metric(&history, ctx.schema);
+        let own_metric = specific(&r.metric);
+        let metric: Vec<String> = if own_metric.is_empty() {
+            inherited.clone()
+        } else {
+            r.metric.clone()
+        };
+        let last_year = history
+            .iter()
+            .rev()
+            .find_map(|h| h.variables.iter().rev().find_map(|v| v.year));
+        let mut b = PlanBuilder::default();
+        let formula = match r.op {
+            Operation::Lookup => {
+                let year = r.years.first().copied().or(if own_metric.is_empty() {
+                    None
+                } else {
+                    last_year
+                });
+                let year = year.or(if own_metric.is_empty() {
+                    last_year
+                } else {
+                    None
+                });
+                let o = g.ground(&metric, year)?;
+                b.add("value", o)
+            }
+            Operation::Product | Operation::Quotient => {
+                let base = if r.refers || own_metric.is_empty() {
+                    last_result(&history)?
+                } else {
+                    g.ground(&metric, r.years.first().copied().or(last_year))?
+                };
+                let a = b.add("base", base);
+                let n = r.constants.last().copied().unwrap_or(Decimal::ONE);
+                let c = b.constant("n", n);
+                if r.op == Operation::Product {
+                    format!("{a} * {c}")
+                } else {
+                    format!("{a} / {c}")
+                }
+            }
+            Operation::Comparison => {
+                let (x, y) = last_two(&history)?;
+                let a = b.add("first", x);
+                let c = b.add("second", y);
+                format!("{a} > {c}")
+            }
+            Operation::Change | Operation::PercentageChange => {
+                match self.change_operands(
+                    &r,
+                    &g,
+                    &history,
+                    &metric,
+                    own_metric.is_empty(),
+                    ctx.schema,
+                )? {
+                    ChangeInputs::Pair(new, old) => {
+                        let n = b.add("new", new);
+                        let o = b.add("old", old);
+                        if r.op == Operation::Change {
+                            format!("{n} - {o}")
+                        } else {
+                            format!("({n} - {o}) / {o}")
+                        }
+                    }
+                    ChangeInputs::OfChange(change, old) => {
+                        let c = b.add("change", change);
+                        let o = b.add("old", old);
+                        format!("{c} / {o}")
+                    }
+                }
+            }
+            Operation::Ratio => {
+                let (num, den) = self.ratio_operands(&r, &g, &history, &metric, last_year)?;
+                let n = b.add("part", num);
+                let d = b.add("whole", den);
+                format!("{n} / {d}")
+            }
+            Operation::Sum | Operation::Average => {
+                let terms = self.sum_operands(&r, &g, &history, &metric, last_year)?;
+                let (names, count): (Vec<String>, usize) = match terms {
+                    SumTerms::Values(ops) => {
+                        let n = ops.len();
+                        (ops.into_iter().map(|o| b.add("term", o)).collect(), n)
+                    }
+                    SumTerms::SumResult(o, n) => (vec![b.add("sum", o)], n),
+                };
+                let sum = names.join(" + ");
+                if r.op == Operation::Sum {
+                    sum
+                } else {
+                    let c = b.constant("count", Decimal::from(count as u64));
+                    if names.len() == 1 {
+                        format!("{sum} / {c}")
+                    } else {
+                        format!("({sum}) / {c}")
+                    }
+                }
+            }
+        };
+        let period = {
+            let mut ys: Vec<i32> = b.years.clone();
+            ys.sort_unstable();
+            ys.dedup();
+            match ys.as_slice() {
+                [] => None,
+                [y] => Some(y.to_string()),
+                [a, .., z] => Some(format!("{a} to {z}")),
+            }
+        };
+        let entity = b.labels.first().cloned();
+        let plan = Plan {
+            values: b.values,
+            entity,
+            metric_type: Some(r.op.metric_type().to_string()),
+            period,
+        };
+        Ok((
+            plan,
+            Phase2 {
+                formula,
+                reasoning: Some(format!(
+                    "rules: {} of {}",
+                    r.op.metric_type(),
+                    metric.join(" ")
+                )),
+            },
+        ))
+    }
+
+    /// Operands of a change: later and earlier.
+    fn change_operands(
+        &self,
+        r: &Reading,
+        g: &Grounder<'_>,
+        history: &[&TurnResult],
+        metric: &[String],
+        no_metric: bool,
+        schema: &Schema,
+    ) -> Result<ChangeInputs, PlanError> {
+        use ChangeInputs::Pair;
+        // "that less 1", "the value in 2017 less an initial $100 investment"
+        if let Some(c) = r.constants.last().copied() {
+            let base = if r.refers || no_metric {
+                last_result(history)?
+            } else {
+                g.ground(metric, r.years.last().copied())?
+            };
+            return Ok(Pair(base, constant_operand(c)));
+        }
+        let mut years = r.years.clone();
+        years.dedup();
+        if years.len() >= 2 && !(no_metric && r.refers && years.len() < 2) {
+            let (a, b) = (years[0], years[years.len() - 1]);
+            let (late, early) = if a >= b { (a, b) } else { (b, a) };
+            if no_metric {
+                // "and from 2013 to 2014, what was that increase" — reuse values of earlier turns when they match
+                if let (Some(n), Some(o)) = (
+                    result_with_year(history, late),
+                    result_with_year(history, early),
+                ) {
+                    return Ok(Pair(n, o));
+                }
+            }
+            let new = g.ground(metric, Some(late))?;
+            let old = g.ground(metric, Some(early)).or_else(|e| {
+                // a performance index starts at 100 in its base year
+                if is_index_table(schema) {
+                    Ok(constant_operand(Decimal::ONE_HUNDRED))
+                } else {
+                    Err(e)
+                }
+            })?;
+            return Ok(Pair(new, old));
+        }
+        if no_metric || r.refers {
+            // the last two values asked: first-asked minus second-asked
+            let values: Vec<&&TurnResult> = history
+                .iter()
+                .filter(|h| h.metric_type == "value")
+                .collect();
+            if r.op == Operation::PercentageChange {
+                if let Some(change) = history.iter().rev().find(|h| h.metric_type == "change") {
+                    if let Some(old) = change.variables.get(1) {
+                        return Ok(ChangeInputs::OfChange(
+                            reference_operand(change),
+                            operand_from_used(old),
+                        ));
+                    }
+                }
+            }
+            if values.len() >= 2 {
+                let x = values[values.len() - 2];
+                let y = values[values.len() - 1];
+                return Ok(Pair(reference_operand(x), reference_operand(y)));
+            }
+            // "what was the change in this performance value from 2001 to 2006" on one year
+        }
+        if years.len() == 1 {
+            let y = years[0];
+            // a change over a named year, or from the inherited years
+            if let Some(prev) = history
+                .iter()
+                .rev()
+                .find(|h| h.metric_type == "change" || h.metric_type == "percentage change")
+            {
+                let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
+                if ys.len() == 2 && ys.contains(&y) {
+                    let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
+                    let old = g.ground(metric, Some(ys[0].min(ys[1])))?;
+                    return Ok(Pair(new, old));
+                }
+            }
+            let new = g.ground(metric, Some(y))?;
+            let old = match g.ground(metric, Some(y - 1)) {
+                Ok(o) => o,
+                Err(_) if is_index_table(schema) => constant_operand(Decimal::ONE_HUNDRED),
+                Err(e) => return Err(e),
+            };
+            return Ok(Pair(new, old));
+        }
+        // no year: inherit the years of the last change, else of the last two values
+        if let Some(prev) = history
+            .iter()
+            .rev()
+            .find(|h| h.metric_type == "change" || h.metric_type == "percentage change")
+        {
+            let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
+            if ys.len() >= 2 && ys[0] != ys[1] {
+                let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
+                let old = g.ground(metric, Some(ys[0].min(ys[1])))?;
+                return Ok(Pair(new, old));
+            }
+        }
+        let ys = g.years();
+        if ys.len() >= 2 {
+            let new = g.ground(metric, Some(ys[ys.len() - 1]))?;
+            let old = g.ground(metric, Some(ys[ys.len() - 2]))?;
+            return Ok(Pair(new, old));
+        }
+        Err(PlanError::Unsupported(format!(
+            "a change needs two periods: `{}`",
+            r.text.trim()
+        )))
+    }
+
+    /// Operands of a ratio: part and whole.
+    fn ratio_operands(
+        &self,
+        r: &Reading,
+        g: &Grounder<'_>,
+        history: &[&TurnResult],
+        metric: &[String],
+        last_year: Option<i32>,
+    ) -> Result<(Operand, Operand), PlanError> {
+        const CONNECTORS: [&str; 12] = [
+            "in relation to",
+            "as a percentage of",
+            "as a percent of",
+            "as a portion of",
+            "relative to",
+            "compared to",
+            "divided by",
+            "over",
+            "to",
+            "of the total",
+            "against",
+            "by",
+        ];
+        let text = r.text.as_str();
+        let year_default = r.years.last().copied().or(last_year);
+        for conn in CONNECTORS {
+            let needle = format!(" {conn} ");
+            let Some(pos) = text.find(&needle) else {
+                continue;
+            };
+            let left = &text[..pos];
+            let right = &text[pos + needle.len()..];
+            let left = strip_ratio_lead(left);
+            if content_words(left).is_empty() && !self.refers_in(left) {
+                continue;
+            }
+            let num = self.mention(left, g, history, metric, year_default)?;
+            let den = self.mention(right, g, history, metric, year_default)?;
+            return Ok((num, den));
+        }
+        // "what percentage of the total X in 2019 is from the first quarter"
+        for lead in [
+            " percentage of ",
+            " percent of ",
+            " portion of ",
+            " share of ",
+            " proportion of ",
+        ] {
+            if let Some(pos) = text.find(lead) {
+                let rest = &text[pos + lead.len()..];
+                for verb in [
+                    " is ", " was ", " were ", " are ", " did ", " came ", " comes ",
+                ] {
+                    if let Some(v) = rest.find(verb) {
+                        let whole = &rest[..v];
+                        let part = &rest[v + verb.len()..];
+                        let mut part_words = content_words(part);
+                        part_words
+                            .extend(content_words(whole).into_iter().filter(|w| w != "total"));
+                        let mut whole_words = content_words(whole);
+                        if !whole_words.iter().any(|w| w == "total") {
+                            whole_words.push("total".into());
+                        }
+                        let year = question_numbers(part).0.first().copied().or(year_default);
+                        let num = g.ground(&part_words, year)?;
+                        let den = g.ground(
+                            &whole_words,
+                            question_numbers(whole).0.first().copied().or(year),
+                        )?;
+                        return Ok((num, den));
+                    }
+                }
+            }
+        }
+        // "what is the ratio?" — the last two results
+        let (x, y) = last_two(history)?;
+        Ok((x, y))
+    }
+
+    fn refers_in(&self, text: &str) -> bool {
+        let t = format!(" {} ", text.trim());
+        self.reference_phrases
+            .iter()
+            .any(|p| contains_phrase(&t, p))
+    }
+
+    /// One side of a ratio: a reference to an earlier result or a grounded value.
+    fn mention(
+        &self,
+        text: &str,
+        g: &Grounder<'_>,
+        history: &[&TurnResult],
+        metric: &[String],
+        year_default: Option<i32>,
+    ) -> Result<Operand, PlanError> {
+        let (years, constants) = question_numbers(text);
+        let words = content_words(text);
+        let own = specific(&words);
+        let t = format!(" {} ", text.trim());
+        let kind = if [
+            "change",
+            "difference",
+            "increase",
+            "decrease",
+            "variation",
+            "variance",
+            "fluctuation",
+            "growth",
+        ]
+        .iter()
+        .any(|w| contains_phrase(&t, w))
+        {
+            Some("change")
+        } else if ["sum", "total", "combined"]
+            .iter()
+            .any(|w| contains_phrase(&t, w))
+            && self.refers_in(text)
+        {
+            Some("sum")
+        } else if ["ratio", "quotient", "percentage", "portion"]
+            .iter()
+            .any(|w| contains_phrase(&t, w))
+            && self.refers_in(text)
+        {
+            Some("ratio")
+        } else {
+            None
+        };
+        if self.refers_in(text) || own.is_empty() {
+            if let Some(kind) = kind {
+                if let Some(h) = history.iter().rev().find(|h| {
+                    h.metric_type == kind
+                        || (kind == "change" && h.metric_type == "percentage change")
+                }) {
+                    return Ok(reference_operand(h));
+                }
+            }
+            if let Some(y) = years.first() {
+                if let Some(o) = result_with_year(history, *y) {
+                    return Ok(o);
+                }
+                return g.ground(metric, Some(*y));
+            }
+            if own.is_empty() {
+                if let Some(c) = constants.first() {
+                    return Ok(constant_operand(*c));
+                }
+                return last_result(history);
+            }
+        }
+        let year = years.first().copied().or(year_default);
+        let mut w = words;
+        if specific(&w).is_empty() {
+            w.extend(metric.iter().cloned());
+        }
+        g.ground(&w, year)
+    }
+
+    fn sum_operands(
+        &self,
+        r: &Reading,
+        g: &Grounder<'_>,
+        history: &[&TurnResult],
+        metric: &[String],
+        last_year: Option<i32>,
+    ) -> Result<SumTerms, PlanError> {
+        let mut years = r.years.clone();
+        years.dedup();
+        let own = specific(&r.metric);
+        // "including 2008, what then becomes that total?" / "including the transmission revenue"
+        if contains_phrase(&r.text, "including")
+            || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
+        {
+            if let Some(prev) = history.iter().rev().find(|h| h.metric_type == "sum") {
+                let base = reference_operand(prev);
+                let extra = if let Some(y) = years.first() {
+                    g.ground(metric, Some(*y))?
+                } else {
+                    g.ground(&r.metric, last_year)?
+                };
+                return Ok(SumTerms::Values(vec![base, extra]));
+            }
+        }
+        if years.len() >= 2 {
+            let ops = years
+                .iter()
+                .map(|y| g.ground(metric, Some(*y)))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(SumTerms::Values(ops));
+        }
+        if r.op == Operation::Average {
+            if let Some(prev) = history.last().filter(|h| h.metric_type == "sum") {
+                let n = count_terms(prev, history);
+                return Ok(SumTerms::SumResult(reference_operand(prev), n));
+            }
+        }
+        // "the total of A and B"
+        if !own.is_empty() && contains_phrase(&r.text, "and") {
+            let body = r
+                .text
+                .split_once(" of ")
+                .map(|(_, b)| b)
+                .unwrap_or(r.text.as_str());
+            if let Some((a, b2)) = body.split_once(" and ") {
+                let (ya, yb) = (
+                    question_numbers(a).0.first().copied(),
+                    question_numbers(b2).0.first().copied(),
+                );
+                let year = ya.or(yb).or(last_year);
+                let wa = content_words(a);
+                let wb = content_words(b2);
+                if !specific(&wa).is_empty() && !specific(&wb).is_empty() {
+                    let oa = g.ground(&wa, year);
+                    let ob = g.ground(&wb, year);
+                    if let (Ok(oa), Ok(ob)) = (oa, ob) {
+                        return Ok(SumTerms::Values(vec![oa, ob]));
+                    }
+                }
+            }
+        }
+        // "what is the sum?" — the last two values
+        let values: Vec<&&TurnResult> = history
+            .iter()
+            .filter(|h| h.metric_type == "value")
+            .collect();
+        if values.len() >= 2 {
+            let n = values.len().min(if r.op == Operation::Average {
+                values.len()
+            } else {
+                2
+            });
+            let ops = values[values.len() - n..]
+                .iter()
+                .map(|h| reference_operand(h))
+                .collect();
+            return Ok(SumTerms::Values(ops));
+        }
+        Err(PlanError::Unsupported(format!(
+            "a sum needs two or more values: `{}`",
+            r.text.trim()
+        )))
+    }
+}
+
+enum ChangeInputs {
+    /// Later and earlier value.
+    Pair(Operand, Operand),
+    /// An earlier change and the value it started from.
+    OfChange(Operand, Operand),
+}
+
+enum SumTerms {
+    Values(Vec<Operand>),
+    SumResult(Operand, usize),
+}
+
+/// How many values an earlier sum added up (following sums of sums).
+fn count_terms(sum: &TurnResult, history: &[&TurnResult]) -> usize {
+    sum.variables
+        .iter()
+        .map(|v| {
+            let reference = v
+                .source
+                .strip_prefix("result_")
+                .and_then(|s| s.split(':').next())
+                .and_then(|n| n.parse::<usize>().ok());
+            match reference.and_then(|n| history.iter().find(|h| h.turn == n)) {
+                Some(h) if h.metric_type == "sum" => count_terms(h, history),
+                _ => 1,
+            }
+        })
+        .sum::<usize>()
+        .max(1)
+}
+
+/// Mention words that say something beyond generic words.
+fn specific(words: &[String]) -> Vec<String> {
+    words
+        .iter()
+        .filter(|w| !GENERIC_WORDS.contains(&w.as_str()))
+        .cloned()
+        .collect()
+}
+
+fn strip_ratio_lead(left: &str) -> &str {
+    let mut s = left;
+    for lead in [
+        " what is the ratio of ",
+        " what was the ratio of ",
+        " what is the portion of ",
+        " what's the portion of ",
+        " ratio of ",
+        " portion of ",
+    ] {
+        if let Some(p) = s.find(lead) {
+            s = &s[p + lead.len()..];
+        }
+    }
+    s
+}
+
+/// The metric words of the last turn that named one.
+fn inherited_metric(history: &[&TurnResult], _schema: &Schema) -> Vec<String> {
+    for h in history.iter().rev() {
+        let w = content_words(&normalise_question(&h.question));
+        if !specific(&w).is_empty() {
+            return w;
+        }
+    }
+    Vec::new()
+}
+
+fn reference_operand(h: &TurnResult) -> Operand {
+    let year = h.period.as_deref().and_then(|p| p.parse().ok());
+    Operand {
+        spec: ValueSpec::Reference(ResultRef(h.turn)),
+        magnitude: false,
+        year,
+        label: h.description.clone(),
+    }
+}
+
+fn operand_from_used(v: &crate::conversation::UsedValue) -> Operand {
+    let spec = match &v.sparql {
+        Some(q) => ValueSpec::Sparql {
+            sparql: q.clone(),
+            description: v.description.clone(),
+        },
+        None => ValueSpec::Constant(v.value),
+    };
+    Operand {
+        spec,
+        magnitude: false,
+        year: v.year,
+        label: v.description.clone(),
+    }
+}
+
+fn constant_operand(c: Decimal) -> Operand {
+    Operand {
+        spec: ValueSpec::Constant(c),
+        magnitude: false,
+        year: None,
+        label: c.to_string(),
+    }
+}
+
+fn last_result(history: &[&TurnResult]) -> Result<Operand, PlanError> {
+    history
+        .last()
+        .map(|h| reference_operand(h))
+        .ok_or_else(|| PlanError::NoEarlierResult("this is the first answered turn".into()))
+}
+
+fn last_two(history: &[&TurnResult]) -> Result<(Operand, Operand), PlanError> {
+    match history {
+        [.., a, b] => Ok((reference_operand(a), reference_operand(b))),
+        _ => Err(PlanError::NoEarlierResult(
+            "fewer than two earlier results".into(),
+        )),
+    }
+}
+
+/// An earlier single value about `year`.
+fn result_with_year(history: &[&TurnResult], year: i32) -> Option<Operand> {
+    history
+        .iter()
+        .rev()
+        .find(|h| {
+            h.metric_type == "value" && h.period.as_deref() == Some(year.to_string().as_str())
+        })
+        .map(|h| reference_operand(h))
+}
+
+/// A stock-performance table: an index whose first column starts at 100.
+fn is_index_table(schema: &Schema) -> bool {
+    let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.column == 0).collect();
+    !firsts.is_empty()
+        && firsts
+            .iter()
+            .filter(|c| c.value == Decimal::ONE_HUNDRED)
+            .count()
+            * 2
+            >= firsts.len()
+        || schema.rows.first().is_some_and(|_| {
+            let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.row == 0).collect();
+            firsts.len() >= 2
+                && schema
+                    .cells
+                    .iter()
+                    .filter(|c| c.column == 0 && c.value == Decimal::ONE_HUNDRED)
+                    .count()
+                    >= 2
+        })
+}
+
+/// "over the years", "over this period": spans of time, not divisions.
+fn mask_time_spans(text: &str) -> String {
+    const DETERMINERS: [&str; 4] = ["the", "this", "that", "these"];
+    const SPANS: [&str; 16] = [
+        "year",
+        "years",
+        "period",
+        "periods",
+        "time",
+        "same",
+        "precedent",
+        "following",
+        "next",
+        "last",
+        "past",
+        "three",
+        "five",
+        "two",
+        "course",
+        "subsequent",
+    ];
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(toks.len());
+    for (i, t) in toks.iter().enumerate() {
+        let is_span = *t == "over"
+            && toks.get(i + 1).is_some_and(|d| DETERMINERS.contains(d))
+            && toks.get(i + 2).is_some_and(|w| SPANS.contains(w));
+        out.push(if is_span { "_" } else { t });
+    }
+    format!(" {} ", out.join(" "))
+}
+
+fn mask_label_phrases(text: &str, schema: &Schema) -> String {
+    let labels: Vec<String> = schema
+        .rows
+        .iter()
+        .map(|(l, _)| l)
+        .chain(schema.columns.iter().map(|(l, _)| l))
+        .map(|l| {
+            format!(
+                " {} ",
+                normalise_question(&words::normalise_label(l)).trim()
+            )
+        })
+        .collect();
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let mut keep = vec![true; toks.len()];
+    for n in (2..=6).rev() {
+        if toks.len() < n {
+            continue;
+        }
+        for i in 0..=toks.len() - n {
+            let phrase = format!(" {} ", toks[i..i + n].join(" "));
+            if labels.iter().any(|l| l.contains(&phrase)) {
+                for k in keep.iter_mut().skip(i).take(n) {
+                    *k = false;
+                }
+            }
+        }
+    }
+    let kept: Vec<&str> = toks
+        .iter()
+        .zip(&keep)
+        .map(|(t, k)| if *k { *t } else { "_" })
+        .collect();
+    format!(" {} ", kept.join(" "))
+}
+
+/// Collects the plan's values and the years and labels they carry.
+#[derive(Default)]
+struct PlanBuilder {
+    values: indexmap::IndexMap<ValueName, ValueSpec>,
+    years: Vec<i32>,
+    labels: Vec<String>,
+    count: HashMap<String, usize>,
+}
+
+impl PlanBuilder {
+    fn fresh(&mut self, stem: &str) -> ValueName {
+        let n = self.count.entry(stem.to_string()).or_insert(0);
+        *n += 1;
+        let name = if *n == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}_{n}")
+        };
+        ValueName::new_unchecked(name)
+    }
+
+    /// Adds an operand and returns the formula text that stands for it.
+    fn add(&mut self, stem: &str, o: Operand) -> String {
+        let name = self.fresh(stem);
+        if let Some(y) = o.year {
+            self.years.push(y);
+        }
+        self.labels.push(o.label);
+        let text = if o.magnitude {
+            format!("abs({name})")
+        } else {
+            name.to_string()
+        };
+        self.values.insert(name, o.spec);
+        text
+    }
+
+    fn constant(&mut self, stem: &str, d: Decimal) -> String {
+        let name = self.fresh(stem);
+        let text = name.to_string();
+        self.values.insert(name, ValueSpec::Constant(d));
+        text
+    }
+}
+
+/// Grounds mentions in the page's cells and text facts.
+struct Grounder<'a> {
+    schema: &'a Schema,
+    idf: HashMap<String, f64>,
+    row_words: Vec<Vec<String>>,
+    column_words: Vec<Vec<String>>,
+    fact_words: Vec<(Vec<String>, Vec<String>)>,
+}
+
+impl<'a> Grounder<'a> {
+    fn new(schema: &'a Schema) -> Self {
+        let row_words: Vec<Vec<String>> =
+            schema.rows.iter().map(|(l, _)| content_words(l)).collect();
+        let column_words: Vec<Vec<String>> = schema
+            .columns
+            .iter()
+            .map(|(l, _)| content_words(l))
+            .collect();
+        let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
+            .facts
+            .iter()
+            .map(|f| (content_words(&f.context), content_words(&f.sentence_text)))
+            .collect();
+        let mut df: HashMap<String, usize> = HashMap::new();
+        let docs: Vec<HashSet<&String>> = row_words
+            .iter()
+            .chain(column_words.iter())
+            .map(|w| w.iter().collect())
+            .chain(schema.sentences.iter().map(|_| HashSet::new()))
+            .collect();
+        let sentence_words: Vec<Vec<String>> =
+            schema.sentences.iter().map(|s| content_words(s)).collect();
+        for d in docs.iter().chain(
+            sentence_words
+                .iter()
+                .map(|w| w.iter().collect::<HashSet<_>>())
+                .collect::<Vec<_>>()
+                .iter(),
+        ) {
+            for w in d {
+                *df.entry((*w).clone()).or_insert(0) += 1;
+            }
+        }
+        let n = (row_words.len() + column_words.len() + sentence_words.len()).max(1) as f64;
+        let idf = df
+            .into_iter()
+            .map(|(w, d)| (w, (1.0 + n / d as f64).ln()))
+            .collect();
+        Self {
+            schema,
+            idf,
+            row_words,
+            column_words,
+            fact_words,
+        }
+    }
+
+    fn weight(&self, w: &str) -> f64 {
+        self.idf.get(w).copied().unwrap_or(0.0)
+    }
+
+    /// Years the table's columns (or rows) name, ascending.
+    fn years(&self) -> Vec<i32> {
+        let mut ys: Vec<i32> = self.schema.columns.iter().filter_map(|(_, y)| *y).collect();
+        if ys.len() < 2 {
+            ys = self.schema.rows.iter().filter_map(|(_, y)| *y).collect();
+        }
+        ys.sort_unstable();
+        ys.dedup();
+        ys
+    }
+
+    fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
+        let q: Vec<&String> = {
+            let mut seen = HashSet::new();
+            mention.iter().filter(|w| seen.insert(w.as_str())).collect()
+        };
+        let q_weight: f64 = q
+            .iter()
+            .map(|w| self.weight(w).max(0.3))
+            .sum::<f64>()
+            .max(1e-9);
+        let mut best: Option<(f64, Operand)> = None;
+        for cell in &self.schema.cells {
+            let score = self.score_cell(cell, &q, q_weight, year);
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, cell_operand(cell)));
+            }
+        }
+        for (k, fact) in self.schema.facts.iter().enumerate() {
+            if fact.is_year_mention {
+                continue;
+            }
+            let score = self.score_fact(k, fact, &q, q_weight, year);
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, fact_operand(fact)));
+            }
+        }
+        match best {
+            Some((s, o)) if s > 0.05 => Ok(o),
+            _ => Err(PlanError::NotGrounded {
+                mention: format!(
+                    "{}{}",
+                    mention.join(" "),
+                    year.map(|y| format!(" in {y}")).unwrap_or_default()
+                ),
+            }),
+        }
+    }
+
+    fn overlap(&self, q: &[&String], label: &[String]) -> f64 {
+        q.iter()
+            .filter(|w| label.iter().any(|l| l == **w))
+            .map(|w| self.weight(w).max(0.3))
+            .sum()
+    }
+
+    fn score_cell(&self, cell: &CellEntry, q: &[&String], q_weight: f64, year: Option<i32>) -> f64 {
+        let row = &self.row_words[cell.row];
+        let col = &self.column_words[cell.column];
+        let row_hit = self.overlap(q, row);
+        let col_hit = self.overlap(q, col);
+        let mut score = (row_hit + col_hit) / q_weight;
+        // prefer labels whose words the mention covers
+        let row_cover = if row.is_empty() {
+            0.0
+        } else {
+            row.iter().filter(|w| q.iter().any(|x| x == w)).count() as f64 / row.len() as f64
+        };
+        score += 0.25 * row_cover;
+        let cell_year = cell.column_year.or(cell.row_year);
+        match (year, cell_year) {
+            (Some(y), Some(cy)) if y == cy => score += 1.0,
+            (Some(_), Some(_)) => score -= 1.5,
+            (Some(y), None) => {
+                let label = format!("{} {}", cell.row_label, cell.column_label);
+                if words::years_in(&label).contains(&y) {
+                    score += 0.8;
+                } else {
+                    score -= 0.3;
+                }
+            }
+            (None, _) => {
+                // no period asked: the first (most recent) column
+                score -= 0.01 * cell.column as f64;
+            }
+        }
+        score
+    }
+
+    fn score_fact(
+        &self,
+        k: usize,
+        fact: &FactEntry,
+        q: &[&String],
+        q_weight: f64,
+        year: Option<i32>,
+    ) -> f64 {
+        let (ctx, sent) = &self.fact_words[k];
+        let ctx_hit = self.overlap(q, ctx);
+        let sent_hit = self.overlap(q, sent);
+        let mut score = (0.7 * ctx_hit + 0.3 * sent_hit) / q_weight;
+        match (year, fact.year) {
+            (Some(y), Some(fy)) if y == fy => score += 0.9,
+            (Some(_), Some(_)) => score -= 1.0,
+            (Some(y), None) => {
+                if fact.sentence_text.contains(&y.to_string()) {
+                    score += 0.4;
+                } else {
+                    score -= 0.5;
+                }
+            }
+            (None, _) => {}
+        }
+        // the table is the first place to look
+        score - 0.15 - 0.001 * fact.sentence as f64
+    }
+}
+
+fn literal(s: &str) -> String {
+    Literal::new_simple_literal(s).to_string()
+}
+
+fn cell_operand(cell: &CellEntry) -> Operand {
+    let sparql = format!(
+        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a qb:Observation ; fk:row ?row ; fk:column ?column ; fk:value ?value .\n  ?row fk:index {} ; rdfs:label {} .\n  ?column fk:index {} ; rdfs:label {} .\n}} }}",
+        crate::kg::vocab::sparql_prefixes(),
+        cell.row,
+        literal(&cell.row_label),
+        cell.column,
+        literal(&cell.column_label),
+    );
+    Operand {
+        spec: ValueSpec::Sparql {
+            sparql,
+            description: format!("{} ({})", cell.row_label, cell.column_label),
+        },
+        magnitude: cell.value.is_sign_negative(),
+        year: cell.column_year.or(cell.row_year),
+        label: cell.row_label.clone(),
+    }
+}
+
+fn fact_operand(fact: &FactEntry) -> Operand {
+    let sparql = format!(
+        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:TextFact ; fk:sentence ?sentence ; fk:tokenIndex {} ; fk:value ?value .\n  ?sentence fk:index {} .\n}} }}",
+        crate::kg::vocab::sparql_prefixes(),
+        fact.token,
+        fact.sentence,
+    );
+    Operand {
+        spec: ValueSpec::Sparql {
+            sparql,
+            description: format!("`{}` in \"{}\"", fact.raw, fact.context),
+        },
+        magnitude: false,
+        year: fact.year,
+        label: fact.context.clone(),
+    }
+}

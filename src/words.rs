@@ -1,0 +1,296 @@
+//! Word-level helpers shared by graph building and planning: lowercase
+//! tokens, a light stemmer, stop words and the years a label names.
+//!
+//! Pure functions over strings; no RDF, no questions' gold.
+
+/// Words too common to tell one row or sentence from another.
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "of",
+    "in",
+    "on",
+    "at",
+    "to",
+    "for",
+    "from",
+    "by",
+    "and",
+    "or",
+    "as",
+    "is",
+    "was",
+    "were",
+    "are",
+    "be",
+    "been",
+    "what",
+    "which",
+    "how",
+    "much",
+    "many",
+    "did",
+    "does",
+    "do",
+    "that",
+    "this",
+    "it",
+    "its",
+    "their",
+    "them",
+    "they",
+    "those",
+    "these",
+    "with",
+    "than",
+    "then",
+    "so",
+    "also",
+    "over",
+    "during",
+    "between",
+    "year",
+    "years",
+    "value",
+    "values",
+    "amount",
+    "amounts",
+    "number",
+    "total",
+    "about",
+    "again",
+    "there",
+    "s",
+    "you",
+    "we",
+    "our",
+    "us",
+    "has",
+    "have",
+    "had",
+    "would",
+    "will",
+    "same",
+    "period",
+    "ended",
+    "ending",
+    "end",
+    "respectively",
+    "based",
+    "into",
+    "per",
+    "all",
+    "each",
+    "one",
+    "two",
+    "three",
+    "both",
+    "any",
+    "such",
+    "other",
+    "million",
+    "millions",
+    "thousand",
+    "thousands",
+    "billion",
+    "billions",
+    "dollars",
+    "percent",
+    "percentage",
+    "rate",
+    "specific",
+    "then",
+    "what's",
+    "considering",
+    "being",
+    "if",
+    "when",
+    "after",
+    "before",
+    "under",
+    "up",
+    "down",
+    "can",
+    "could",
+    "should",
+    "into",
+    "across",
+    "through",
+    "since",
+    "while",
+    "where",
+    "who",
+    "whose",
+    "some",
+];
+
+/// Whether a (lowercase) word is a stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.contains(&word)
+}
+
+/// Lowercase alphanumeric tokens of a text (`&`, `/` and punctuation split).
+pub fn tokens(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '\''))
+        .map(|t| t.trim_matches(|c: char| c == '.' || c == '-' || c == '\''))
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A crude stem: plural and verb endings dropped, so that "revenues" and
+/// "revenue", "expenses" and "expense" meet.
+pub fn stem(word: &str) -> String {
+    let w = word;
+    for suffix in ["ies", "ing", "ed", "es", "s"] {
+        if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
+            let base = &w[..w.len() - suffix.len()];
+            return match suffix {
+                "ies" => format!("{base}y"),
+                "es" if !(base.ends_with("ss") || base.ends_with('x') || base.ends_with("ch") || base.ends_with("sh")) => {
+                    format!("{base}e")
+                }
+                _ => base.to_string(),
+            };
+        }
+    }
+    w.to_string()
+}
+
+/// Stemmed content words of a text, stop words, numbers and years removed.
+pub fn content_words(text: &str) -> Vec<String> {
+    tokens(text)
+        .into_iter()
+        .filter(|t| {
+            !is_stop_word(t)
+                && !t
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        })
+        .map(|t| stem(&t))
+        .collect()
+}
+
+/// A label with footnote marks like `( 1 )` or `(a)` removed and spaces collapsed.
+pub fn normalise_label(label: &str) -> String {
+    let lower = label.to_lowercase();
+    let mut out = String::with_capacity(lower.len());
+    let mut rest = lower.as_str();
+    while let Some(start) = rest.find('(') {
+        let Some(len) = rest[start..].find(')') else {
+            break;
+        };
+        let inner = rest[start + 1..start + len].trim();
+        out.push_str(&rest[..start]);
+        let footnote = inner.len() <= 2 && inner.chars().all(|c| c.is_ascii_alphanumeric());
+        if !footnote {
+            out.push_str(&rest[start..=start + len]);
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+const MONTH_NAMES: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// The years a label names, in order: `2007`, `december 31 , 2008`,
+/// `12/31/01`, `dec . 282013` (a glued day and year). A date in early
+/// January names the fiscal year before it (`january 3 2009` is 2008).
+pub fn years_in(label: &str) -> Vec<i32> {
+    let lower = label.to_lowercase();
+    let mut years = Vec::new();
+    let toks: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+        .filter(|t| !t.is_empty())
+        .collect();
+    for (i, tok) in toks.iter().enumerate() {
+        let january = i
+            .checked_sub(2)
+            .and_then(|p| toks.get(p))
+            .is_some_and(|m| m.starts_with("jan"))
+            || i.checked_sub(1)
+                .and_then(|p| toks.get(p))
+                .is_some_and(|m| m.starts_with("jan"));
+        if let Some(y) = year_of_token(tok) {
+            years.push(if january { y - 1 } else { y });
+        } else if tok.contains('/') {
+            // m/d/yy or m/d/yyyy
+            let parts: Vec<&str> = tok.split('/').collect();
+            if parts.len() == 3
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            {
+                let y: i32 = parts[2].parse().unwrap_or(0);
+                let y = match parts[2].len() {
+                    2 => 2000 + y - if y > 50 { 100 } else { 0 },
+                    4 => y,
+                    _ => continue,
+                };
+                let month: u32 = parts[0].parse().unwrap_or(0);
+                years.push(if month == 1 { y - 1 } else { y });
+            }
+        }
+    }
+    let _ = MONTH_NAMES;
+    years
+}
+
+fn year_of_token(tok: &str) -> Option<i32> {
+    let digits: &str = tok.trim_end_matches(|c: char| !c.is_ascii_digit());
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() < 4 || digits.len() > 6 {
+        return None;
+    }
+    // a glued day and year ("282013") keeps its last four digits
+    if digits.len() > 4 && tok.len() != digits.len() {
+        return None;
+    }
+    let y: i32 = digits[digits.len() - 4..].parse().ok()?;
+    (1950..=2050).contains(&y).then_some(y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn years_of_headers() {
+        assert_eq!(years_in("2007"), vec![2007]);
+        assert_eq!(years_in("december 31 , 2008"), vec![2008]);
+        assert_eq!(years_in("12/31/01"), vec![2001]);
+        assert_eq!(years_in("dec . 282013 (1)"), vec![2013]);
+        assert_eq!(years_in("january 3 2009"), vec![2008]);
+        assert_eq!(years_in("1/3/2009"), vec![2008]);
+        assert_eq!(years_in("% change 2014 v 2013"), vec![2014, 2013]);
+        assert!(years_in("amount ( in millions )").is_empty());
+    }
+
+    #[test]
+    fn labels_lose_footnotes() {
+        assert_eq!(
+            normalise_label("Net income ( 1 )  total"),
+            "net income total"
+        );
+        assert_eq!(
+            normalise_label("( losses ) earnings"),
+            "( losses ) earnings"
+        );
+    }
+
+    #[test]
+    fn stems_meet() {
+        assert_eq!(stem("revenues"), "revenue");
+        assert_eq!(stem("expenses"), "expense");
+        assert_eq!(stem("liabilities"), "liability");
+        assert_eq!(stem("losses"), "loss");
+        assert_eq!(
+            content_words("What were the Net Revenues in 2008?"),
+            vec!["net", "revenue"]
+        );
+    }
+}
