@@ -144,12 +144,19 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// "revenue", "expenses" and "expense" meet.
 pub fn stem(word: &str) -> String {
     let w = word;
+    if matches!(w, "u.s" | "u.s." | "u. s") {
+        return "us".to_string();
+    }
     for suffix in ["ies", "ing", "ed", "es", "s"] {
         if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
             let base = &w[..w.len() - suffix.len()];
             return match suffix {
                 "ies" => format!("{base}y"),
-                "es" if !(base.ends_with("ss") || base.ends_with('x') || base.ends_with("ch") || base.ends_with("sh")) => {
+                "es" if !(base.ends_with("ss")
+                    || base.ends_with('x')
+                    || base.ends_with("ch")
+                    || base.ends_with("sh")) =>
+                {
                     format!("{base}e")
                 }
                 _ => base.to_string(),

@@ -142,6 +142,8 @@ struct Reading {
     /// Content words that name what is asked about.
     metric: Vec<String>,
     refers: bool,
+    /// The sum was read from the word "total" alone, which often names a row.
+    weak_sum: bool,
 }
 
 /// An operand of the formula.
@@ -163,7 +165,11 @@ fn normalise_question(q: &str) -> String {
             _ => out.push(c),
         }
     }
-    let mut s = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut s = out
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("the number one", "the number 1");
     s.insert(0, ' ');
     s.push(' ');
     s
@@ -177,7 +183,32 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
 fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
     let mut years = Vec::new();
     let mut numbers = Vec::new();
-    for tok in text.split_whitespace() {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    for (i, tok) in toks.iter().enumerate() {
+        let prev = i
+            .checked_sub(1)
+            .and_then(|p| toks.get(p))
+            .copied()
+            .unwrap_or("");
+        // a constant of the calculation, not part of a name like "s&p 500"
+        let operand_position = tok.starts_with('$')
+            || matches!(
+                prev,
+                "less"
+                    | "minus"
+                    | "times"
+                    | "by"
+                    | "over"
+                    | "plus"
+                    | "$"
+                    | "initial"
+                    | "than"
+                    | "and"
+                    | "from"
+                    | "to"
+                    | "is"
+                    | "of"
+            );
         let t = tok
             .trim_start_matches('$')
             .trim_end_matches('.')
@@ -190,7 +221,9 @@ fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
             && t.bytes().any(|b| b.is_ascii_digit())
         {
             if let Ok(d) = Decimal::from_str(&t.replace(',', "")) {
-                numbers.push(d);
+                if operand_position {
+                    numbers.push(d);
+                }
             }
         }
     }
@@ -250,9 +283,11 @@ impl RulesPlanner {
             .any(|p| contains_phrase(&text, p));
         let mut op = best.map_or(Operation::Lookup, |(_, op, _)| op);
         let trigger = best.map(|(_, _, t)| t).unwrap_or("");
-        if op == Operation::Sum && matches!(trigger, "total" | "total of" | "aggregate") {
+        let weak_sum =
+            op == Operation::Sum && matches!(trigger, "total" | "total of" | "aggregate");
+        if weak_sum {
             let several = years.len() >= 2
-                || contains_phrase(&text, "and")
+                || contains_phrase(&masked, "and")
                 || contains_phrase(&text, "these two");
             if !several {
                 op = Operation::Lookup;
@@ -289,15 +324,45 @@ impl RulesPlanner {
             constants,
             metric,
             refers,
+            weak_sum,
         }
     }
 
     fn plan_turn(&self, ctx: &TurnContext<'_>) -> Result<(Plan, Phase2), PlanError> {
-        let r = self.read(ctx.question, ctx.schema);
-        let g = Grounder::new(ctx.schema);
+        let mut r = self.read(ctx.question, ctx.schema);
+        // "and from 2007 to 2008?", "and in operating income over the same
+        // period?": the operation of the turn before, on new periods or rows
+        if r.op == Operation::Lookup
+            && (r.text.starts_with(" and ")
+                || r.text.starts_with(" what about ")
+                || r.text.starts_with(" how about "))
+        {
+            let previous = ctx.state.turns().last().and_then(Option::as_ref);
+            let repeated = previous.and_then(|p| match p.metric_type.as_str() {
+                "change" => Some(Operation::Change),
+                "percentage change" => Some(Operation::PercentageChange),
+                _ => None,
+            });
+            if let Some(op) = repeated {
+                if r.years.len() >= 2 || (r.years.is_empty() && !specific(&r.metric).is_empty()) {
+                    r.op = op;
+                }
+            }
+        }
+        let mut g = Grounder::new(ctx.schema, ctx.question);
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
         let inherited = inherited_metric(&history, ctx.schema);
         let own_metric = specific(&r.metric);
+        if own_metric.is_empty() {
+            // "and in 2006?": the same row (or sentence) as the last value asked
+            g.anchor = history
+                .iter()
+                .rev()
+                .find(|h| h.metric_type == "value")
+                .and_then(|h| h.variables.first())
+                .and_then(|v| v.metric.clone())
+                .map(|label| (inherited.clone(), label));
+        }
         let metric: Vec<String> = if own_metric.is_empty() {
             inherited.clone()
         } else {
@@ -310,16 +375,7 @@ impl RulesPlanner {
         let mut b = PlanBuilder::default();
         let formula = match r.op {
             Operation::Lookup => {
-                let year = r.years.first().copied().or(if own_metric.is_empty() {
-                    None
-                } else {
-                    last_year
-                });
-                let year = year.or(if own_metric.is_empty() {
-                    last_year
-                } else {
-                    None
-                });
+                let year = r.years.first().copied().or(last_year);
                 let o = g.ground(&metric, year)?;
                 b.add("value", o)
             }
@@ -339,7 +395,7 @@ impl RulesPlanner {
                 }
             }
             Operation::Comparison => {
-                let (x, y) = last_two(&history)?;
+                let (x, y) = self.comparison_operands(&r, &g, &history, last_year)?;
                 let a = b.add("first", x);
                 let c = b.add("second", y);
                 format!("{a} > {c}")
@@ -376,7 +432,14 @@ impl RulesPlanner {
                 format!("{n} / {d}")
             }
             Operation::Sum | Operation::Average => {
-                let terms = self.sum_operands(&r, &g, &history, &metric, last_year)?;
+                let terms = match self.sum_operands(&r, &g, &history, &metric, last_year) {
+                    Ok(t) => t,
+                    // "the weighted average discount rate in 2015": a look-up after all
+                    Err(PlanError::Unsupported(_)) => SumTerms::Values(vec![
+                        g.ground(&metric, r.years.first().copied().or(last_year))?
+                    ]),
+                    Err(e) => return Err(e),
+                };
                 let (names, count): (Vec<String>, usize) = match terms {
                     SumTerms::Values(ops) => {
                         let n = ops.len();
@@ -488,6 +551,17 @@ impl RulesPlanner {
                     }
                 }
             }
+            if is_index_table(schema)
+                && years.is_empty()
+                && history.last().is_some_and(|h| h.metric_type == "value")
+            {
+                if let Some(last) = history.last() {
+                    return Ok(Pair(
+                        reference_operand(last),
+                        constant_operand(Decimal::ONE_HUNDRED),
+                    ));
+                }
+            }
             if values.len() >= 2 {
                 let x = values[values.len() - 2];
                 let y = values[values.len() - 1];
@@ -581,6 +655,9 @@ impl RulesPlanner {
             }
             let num = self.mention(left, g, history, metric, year_default)?;
             let den = self.mention(right, g, history, metric, year_default)?;
+            if num.spec == den.spec {
+                break;
+            }
             return Ok((num, den));
         }
         // "what percentage of the total X in 2019 is from the first quarter"
@@ -620,6 +697,36 @@ impl RulesPlanner {
         // "what is the ratio?" — the last two results
         let (x, y) = last_two(history)?;
         Ok((x, y))
+    }
+
+    /// "is that greater than 1000?", "which one is greater: A in 2009 or in
+    /// 2008?", "which is greater?" (the last two results, first-asked first).
+    fn comparison_operands(
+        &self,
+        r: &Reading,
+        g: &Grounder<'_>,
+        history: &[&TurnResult],
+        last_year: Option<i32>,
+    ) -> Result<(Operand, Operand), PlanError> {
+        if let Some(c) = r.constants.last().copied() {
+            return Ok((last_result(history)?, constant_operand(c)));
+        }
+        if let Some((a, b)) = r.text.split_once(" or ") {
+            let a = a.rsplit_once(" greater").map_or(a, |(_, rest)| rest);
+            let wa = content_words(a);
+            let mut wb = content_words(b);
+            if specific(&wb).is_empty() {
+                wb = wa.clone();
+            }
+            let ya = question_numbers(a).0.first().copied().or(last_year);
+            let yb = question_numbers(b).0.first().copied().or(ya);
+            if !specific(&wa).is_empty() {
+                if let (Ok(x), Ok(y)) = (g.ground(&wa, ya), g.ground(&wb, yb)) {
+                    return Ok((x, y));
+                }
+            }
+        }
+        last_two(history)
     }
 
     fn refers_in(&self, text: &str) -> bool {
@@ -758,10 +865,17 @@ impl RulesPlanner {
                     let oa = g.ground(&wa, year);
                     let ob = g.ground(&wb, year);
                     if let (Ok(oa), Ok(ob)) = (oa, ob) {
-                        return Ok(SumTerms::Values(vec![oa, ob]));
+                        if !(r.weak_sum && oa.spec == ob.spec) {
+                            return Ok(SumTerms::Values(vec![oa, ob]));
+                        }
                     }
                 }
             }
+        }
+        if r.weak_sum && !r.refers {
+            return g
+                .ground(metric, years.first().copied().or(last_year))
+                .map(|o| SumTerms::Values(vec![o]));
         }
         // "what is the sum?" — the last two values
         let values: Vec<&&TurnResult> = history
@@ -1059,10 +1173,15 @@ struct Grounder<'a> {
     row_words: Vec<Vec<String>>,
     column_words: Vec<Vec<String>>,
     fact_words: Vec<(Vec<String>, Vec<String>)>,
+    /// The question asks for a rate or percentage, so printed percentages fit.
+    wants_percent: bool,
+    /// For mentions with these (inherited) words, the row label or text
+    /// context of the value they were inherited from.
+    anchor: Option<(Vec<String>, String)>,
 }
 
 impl<'a> Grounder<'a> {
-    fn new(schema: &'a Schema) -> Self {
+    fn new(schema: &'a Schema, question: &str) -> Self {
         let row_words: Vec<Vec<String>> =
             schema.rows.iter().map(|(l, _)| content_words(l)).collect();
         let column_words: Vec<Vec<String>> = schema
@@ -1100,8 +1219,22 @@ impl<'a> Grounder<'a> {
             .into_iter()
             .map(|(w, d)| (w, (1.0 + n / d as f64).ln()))
             .collect();
+        let q = normalise_question(question);
+        let wants_percent = [
+            "percent",
+            "percentage",
+            "%",
+            "rate",
+            "margin",
+            "yield",
+            "ratio",
+        ]
+        .iter()
+        .any(|w| q.contains(w));
         Self {
             schema,
+            anchor: None,
+            wants_percent,
             idf,
             row_words,
             column_words,
@@ -1124,7 +1257,35 @@ impl<'a> Grounder<'a> {
         ys
     }
 
+    /// The value in the anchor's row (or sentence) for `year`.
+    fn ground_anchor(&self, mention: &[String], year: Option<i32>) -> Option<Operand> {
+        let (words, label) = self.anchor.as_ref()?;
+        if words.as_slice() != mention {
+            return None;
+        }
+        let year = year?;
+        let cells: Vec<&CellEntry> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| &c.row_label == label && c.column_year.or(c.row_year) == Some(year))
+            .collect();
+        if let [cell] = cells.as_slice() {
+            return Some(cell_operand(cell));
+        }
+        let from = self.schema.facts.iter().find(|f| &f.context == label)?;
+        self.schema
+            .facts
+            .iter()
+            .filter(|f| f.sentence == from.sentence && f.year == Some(year) && !f.is_year_mention)
+            .min_by_key(|f| f.token.abs_diff(from.token))
+            .map(fact_operand)
+    }
+
     fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
+        if let Some(o) = self.ground_anchor(mention, year) {
+            return Ok(o);
+        }
         let q: Vec<&String> = {
             let mut seen = HashSet::new();
             mention.iter().filter(|w| seen.insert(w.as_str())).collect()
@@ -1164,7 +1325,7 @@ impl<'a> Grounder<'a> {
 
     fn overlap(&self, q: &[&String], label: &[String]) -> f64 {
         q.iter()
-            .filter(|w| label.iter().any(|l| l == **w))
+            .filter(|w| label.iter().any(|l| same_word(l, w)))
             .map(|w| self.weight(w).max(0.3))
             .sum()
     }
@@ -1179,12 +1340,22 @@ impl<'a> Grounder<'a> {
         let row_cover = if row.is_empty() {
             0.0
         } else {
-            row.iter().filter(|w| q.iter().any(|x| x == w)).count() as f64 / row.len() as f64
+            row.iter()
+                .filter(|w| q.iter().any(|x| same_word(x, w)))
+                .count() as f64
+                / row.len() as f64
         };
         score += 0.25 * row_cover;
+        // a mention that names only a column means its total row
+        if row_hit == 0.0 && row.iter().any(|w| w == "total") {
+            score += 0.2;
+        }
+        if cell.percent && !self.wants_percent {
+            score -= 0.3;
+        }
         let cell_year = cell.column_year.or(cell.row_year);
         match (year, cell_year) {
-            (Some(y), Some(cy)) if y == cy => score += 1.0,
+            (Some(y), Some(cy)) if y == cy => score += 1.2,
             (Some(_), Some(_)) => score -= 1.5,
             (Some(y), None) => {
                 let label = format!("{} {}", cell.row_label, cell.column_label);
@@ -1226,9 +1397,22 @@ impl<'a> Grounder<'a> {
             }
             (None, _) => {}
         }
+        if fact.percent && !self.wants_percent {
+            score -= 0.5;
+        }
         // the table is the first place to look
         score - 0.15 - 0.001 * fact.sentence as f64
     }
+}
+
+/// Words that meet: equal, or one a short extension of the other
+/// ("africa" and "african").
+fn same_word(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 4 && long.len() - short.len() <= 2 && long.starts_with(short)
 }
 
 fn literal(s: &str) -> String {

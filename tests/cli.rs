@@ -1,0 +1,502 @@
+//! End-to-end tests of the `finkg` binary: every subcommand, its output
+//! formats, the run folder of `eval`, the SPARQL guard and malformed input.
+
+use assert_cmd::Command;
+use oxigraph::io::{RdfFormat, RdfParser};
+use oxigraph::model::Term;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+const TBOX_GRAPH: &str = "https://w3id.org/finkg/graph/tbox";
+const FK: &str = "https://w3id.org/finkg/ns#";
+
+/// A path under the crate's `data/` folder.
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+fn finkg() -> Command {
+    Command::cargo_bin("finkg").expect("the finkg binary builds")
+}
+
+/// A hand-written conversation in the doc/dialogue layout: a small table
+/// with years as columns, and a pre_text sentence holding a number.
+const TABLE_CONVERSATION: &str = r#"{
+  "id": "Test_ACME/2009/page_7.pdf-1",
+  "doc": {
+    "pre_text": "acme makes widgets . in 2009 , revenue from services was $ 45.5 million .",
+    "post_text": "all amounts are in millions .",
+    "table": {
+      "2009": {"net sales": "$ 1,500", "operating income": "300", "restructuring": "( 12 )"},
+      "2008": {"net sales": "$ 1,200", "operating income": "240", "restructuring": "( 10 )"}
+    }
+  },
+  "dialogue": {
+    "conv_questions": ["what was net sales in 2009?", "and in 2008?", "what was the change?"]
+  }
+}"#;
+
+/// The same page with gold, as `eval` needs it, plus a second conversation
+/// so that `--limit 1` has something to leave out.
+const GOLD_CONVERSATIONS: &str = r#"[
+  {
+    "id": "Test_ACME/2009/page_7.pdf-1",
+    "doc": {
+      "pre_text": "acme makes widgets .",
+      "post_text": "",
+      "table": {
+        "2009": {"net sales": "$ 1,500", "operating income": "300"},
+        "2008": {"net sales": "$ 1,200", "operating income": "240"}
+      }
+    },
+    "dialogue": {
+      "conv_questions": ["what was net sales in 2009?", "and in 2008?", "what was the change?"],
+      "executed_answers": [1500, 1200, 300],
+      "conv_answers": ["1500", "1200", "300"],
+      "turn_program": ["1500", "1200", "subtract(1500, 1200)"]
+    }
+  },
+  {
+    "id": "Test_BETA/2011/page_3.pdf-2",
+    "doc": {
+      "pre_text": "beta sells gadgets .",
+      "post_text": "",
+      "table": {
+        "2011": {"total revenue": "80", "net income": "8"},
+        "2010": {"total revenue": "64", "net income": "6"}
+      }
+    },
+    "dialogue": {
+      "conv_questions": ["what was total revenue in 2011?", "and in 2010?"],
+      "executed_answers": [80, 64],
+      "conv_answers": ["80", "64"],
+      "turn_program": ["80", "64"]
+    }
+  }
+]"#;
+
+/// Writes `text` to `name` in a fresh temporary folder.
+fn fixture(name: &str, text: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).expect("stdout is UTF-8")
+}
+
+fn stderr_of_failure(cmd: &mut Command) -> String {
+    let out = cmd.assert().failure().code(2).get_output().stderr.clone();
+    String::from_utf8(out).expect("stderr is UTF-8")
+}
+
+/// Parses JSON Lines, asserting every line is an object with the turn keys.
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("line is not JSON ({e}): {line}"));
+            for key in ["id", "turn", "question", "answer", "error"] {
+                assert!(v.get(key).is_some(), "key `{key}` missing in {line}");
+            }
+            v
+        })
+        .collect()
+}
+
+fn assert_number(v: &Value, expected: f64) {
+    let got = v
+        .as_f64()
+        .unwrap_or_else(|| panic!("{v} is not a number (expected {expected})"));
+    assert!(
+        (got - expected).abs() <= 1e-6 * expected.abs().max(1.0),
+        "got {got}, expected {expected}"
+    );
+}
+
+// ---------------------------------------------------------------- solve
+
+#[test]
+fn solve_example_prints_the_first_answer() {
+    let out = stdout_of(finkg().arg("solve").arg(data("example.json")));
+    let first_turn = out
+        .lines()
+        .skip_while(|l| !l.starts_with("[0]"))
+        .nth(1)
+        .expect("a line after the first question");
+    assert!(first_turn.contains("60.94"), "first turn: {first_turn}");
+    assert!(out.contains("Single_MRO/2007/page_134.pdf-1"));
+}
+
+#[test]
+fn solve_json_prints_one_json_object_a_turn() {
+    let out = stdout_of(finkg().args(["solve", "--json"]).arg(data("example.json")));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 5, "example.json has five questions");
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["turn"], i);
+        assert_eq!(line["id"], "Single_MRO/2007/page_134.pdf-1");
+        assert!(line["question"].is_string());
+    }
+    assert_number(&lines[0]["answer"], 60.94);
+    assert!(lines[0]["error"].is_null());
+}
+
+#[test]
+fn solve_explain_shows_sparql_and_formula() {
+    let out = stdout_of(
+        finkg()
+            .args(["solve", "--explain"])
+            .arg(data("example.json")),
+    );
+    assert!(out.contains("SELECT"), "{out}");
+    assert!(out.contains("formula:"), "{out}");
+    assert!(out.contains("60.94"), "{out}");
+}
+
+#[test]
+fn solve_custom_questions_over_a_table() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(finkg().args(["solve", "--json"]).arg(&path).args([
+        "--question",
+        "what was net sales in 2009?",
+        "--question",
+        "what was it in 2008?",
+        "--question",
+        "what was the operating income in 2008?",
+    ]));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3, "only the asked questions: {out}");
+    assert_eq!(lines[0]["question"], "what was net sales in 2009?");
+    assert_number(&lines[0]["answer"], 1500.0);
+    assert_eq!(lines[1]["question"], "what was it in 2008?");
+    assert_number(&lines[1]["answer"], 1200.0);
+    assert_number(&lines[2]["answer"], 240.0);
+}
+
+#[test]
+fn solve_custom_question_over_the_text() {
+    let (_dir, path) = fixture("text.json", TABLE_CONVERSATION);
+    let out = stdout_of(
+        finkg()
+            .args(["solve", "--json"])
+            .arg(&path)
+            .args(["--question", "what was the revenue from services in 2009?"]),
+    );
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_number(&lines[0]["answer"], 45.5);
+}
+
+#[test]
+fn solve_original_layout_answers_or_explains_every_turn() {
+    let out = stdout_of(
+        finkg()
+            .args(["solve", "--json"])
+            .arg(data("original_layout_sample.json")),
+    );
+    let lines = json_lines(&out);
+    assert!(!lines.is_empty());
+    for line in &lines {
+        assert!(
+            !line["answer"].is_null() || !line["error"].is_null(),
+            "turn with neither answer nor error: {line}"
+        );
+        if let Some(e) = line["error"].as_str() {
+            assert!(!e.is_empty(), "empty error: {line}");
+        }
+    }
+    let answered = lines.iter().filter(|l| !l["answer"].is_null()).count();
+    assert!(answered > 0, "no turn answered at all");
+}
+
+#[test]
+fn solve_the_dev_file_prints_every_turn() {
+    let out = stdout_of(
+        finkg()
+            .args(["solve", "--json"])
+            .arg(data("convfinqa_dev_public.json")),
+    );
+    assert_eq!(out.lines().count(), 910);
+}
+
+// ---------------------------------------------------------------- eval
+
+#[test]
+fn eval_writes_a_run_folder() {
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let run = dir.path().join("run");
+    let out = stdout_of(
+        finkg()
+            .arg("eval")
+            .arg(&path)
+            .arg("--out")
+            .arg(&run)
+            .arg("--no-progress"),
+    );
+    assert!(out.contains("turn accuracy"), "{out}");
+
+    let predictions = std::fs::read_to_string(run.join("predictions.jsonl")).unwrap();
+    let lines = json_lines(&predictions);
+    assert_eq!(lines.len(), 5, "one line a turn: {predictions}");
+    assert_eq!(lines[0]["id"], "Test_ACME/2009/page_7.pdf-1");
+    assert_eq!(lines[0]["question"], "what was net sales in 2009?");
+    assert_number(&lines[0]["answer"], 1500.0);
+    assert_eq!(lines[4]["id"], "Test_BETA/2011/page_3.pdf-2");
+    assert_eq!(lines[4]["turn"], 1);
+
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["turns"]["total"], 5);
+    assert_eq!(summary["conversations"], 2);
+    let correct = summary["turns"]["correct"].as_u64().unwrap();
+    assert!(correct <= 5);
+
+    assert!(run.join("failures.md").is_file());
+    let trace = std::fs::read_to_string(run.join("trace.jsonl")).unwrap();
+    assert_eq!(trace.lines().count(), 5);
+    for line in trace.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert!(v.get("question").is_some() && v.get("answer").is_some());
+    }
+}
+
+#[test]
+fn eval_limit_keeps_the_first_conversation() {
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let run = dir.path().join("limited");
+    finkg()
+        .arg("eval")
+        .arg(&path)
+        .arg("--out")
+        .arg(&run)
+        .args(["--no-progress", "--limit", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("turn accuracy"));
+    let predictions = std::fs::read_to_string(run.join("predictions.jsonl")).unwrap();
+    let lines = json_lines(&predictions);
+    assert_eq!(lines.len(), 3);
+    assert!(lines
+        .iter()
+        .all(|l| l["id"] == "Test_ACME/2009/page_7.pdf-1"));
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["turns"]["total"], 3);
+}
+
+// ---------------------------------------------------------------- kg
+
+#[test]
+fn kg_turtle_reparses_and_holds_the_cells() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(finkg().arg("kg").arg(&path).args(["--format", "turtle"]));
+    let triples: Vec<_> = RdfParser::from_format(RdfFormat::Turtle)
+        .for_slice(out.as_bytes())
+        .collect::<Result<_, _>>()
+        .expect("the Turtle export re-parses");
+    assert!(triples.len() > 50, "{} triples", triples.len());
+    let raw_value = format!("{FK}rawValue");
+    let has_raw = triples.iter().any(|q| {
+        q.predicate.as_str() == raw_value
+            && matches!(&q.object, Term::Literal(l) if l.value() == "$ 1,500")
+    });
+    assert!(has_raw, "no fk:rawValue \"$ 1,500\" in the export");
+    let value = format!("{FK}value");
+    let has_value = triples.iter().any(|q| {
+        q.predicate.as_str() == value
+            && matches!(&q.object, Term::Literal(l)
+                if l.value().parse::<f64>().ok() == Some(1500.0))
+    });
+    assert!(has_value, "no fk:value 1500 in the export");
+}
+
+#[test]
+fn kg_ntriples_exits_zero() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(finkg().arg("kg").arg(&path).args(["--format", "ntriples"]));
+    let triples = RdfParser::from_format(RdfFormat::NTriples)
+        .for_slice(out.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .expect("the N-Triples export re-parses");
+    assert!(!triples.is_empty());
+    assert!(out.contains("\"( 12 )\""), "raw negative cell missing");
+}
+
+#[test]
+fn kg_nquads_names_the_tbox_graph() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(finkg().arg("kg").arg(&path).args(["--format", "nquads"]));
+    assert!(out.contains(&format!("<{TBOX_GRAPH}>")));
+    let quads = RdfParser::from_format(RdfFormat::NQuads)
+        .for_slice(out.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .expect("the N-Quads export re-parses");
+    assert!(quads
+        .iter()
+        .any(|q| q.graph_name.to_string().contains("/graph")
+            && !q.graph_name.to_string().contains(TBOX_GRAPH)));
+}
+
+// ---------------------------------------------------------------- query
+
+const VALUES_QUERY: &str = "SELECT ?v WHERE { GRAPH ?g { ?o fk:value ?v } } LIMIT 3";
+
+#[test]
+fn query_json_results() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg(VALUES_QUERY)
+            .args(["--format", "json"]),
+    );
+    let v: Value = serde_json::from_str(&out).expect("SPARQL JSON results");
+    assert_eq!(v["head"]["vars"], serde_json::json!(["v"]));
+    assert_eq!(v["results"]["bindings"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn query_csv_tsv_and_table_results() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let csv = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg(VALUES_QUERY)
+            .args(["--format", "csv"]),
+    );
+    assert_eq!(csv.lines().next().map(str::trim), Some("v"));
+    assert_eq!(csv.lines().count(), 4, "header and three rows: {csv}");
+    let tsv = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg(VALUES_QUERY)
+            .args(["--format", "tsv"]),
+    );
+    assert_eq!(tsv.lines().next().map(str::trim), Some("?v"));
+    assert_eq!(tsv.lines().count(), 4, "{tsv}");
+    let table = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg(VALUES_QUERY)
+            .args(["--format", "table"]),
+    );
+    assert!(table.starts_with("?v"), "{table}");
+    assert!(table.lines().count() >= 4, "{table}");
+}
+
+#[test]
+fn query_finds_a_cell_by_its_labels() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg(
+                "SELECT ?raw WHERE { GRAPH ?g { ?o fk:row ?r ; fk:column ?c ; fk:rawValue ?raw . \
+         ?r rdfs:label \"operating income\" . ?c rdfs:label \"2008\" } }",
+            )
+            .args(["--format", "csv"]),
+    );
+    assert_eq!(out.lines().nth(1).map(str::trim), Some("240"), "{out}");
+}
+
+fn refused(sparql: &str) -> String {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let err = stderr_of_failure(finkg().arg("query").arg(&path).arg(sparql));
+    assert!(err.starts_with("error:"), "{err}");
+    err
+}
+
+#[test]
+fn query_refuses_service() {
+    let err = refused("SELECT ?v WHERE { SERVICE <http://example.org/sparql> { ?o fk:value ?v } }");
+    assert!(err.contains("SERVICE"), "{err}");
+}
+
+#[test]
+fn query_refuses_updates() {
+    let err = refused(
+        "INSERT DATA { <http://example.org/a> <http://example.org/b> <http://example.org/c> }",
+    );
+    assert!(err.contains("update"), "{err}");
+}
+
+#[test]
+fn query_refuses_construct() {
+    let err = refused("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }");
+    assert!(err.contains("CONSTRUCT"), "{err}");
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn malformed_json_names_the_file_and_line() {
+    let (_dir, path) = fixture("broken.json", "{\n  \"id\": \"x\",\n  \"doc\": [1, 2,\n");
+    let err = stderr_of_failure(finkg().arg("solve").arg(&path));
+    assert!(err.starts_with("error:"), "{err}");
+    assert!(err.contains("broken.json"), "{err}");
+    assert!(err.contains("line"), "{err}");
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("does_not_exist.json");
+    for sub in ["solve", "kg"] {
+        let err = stderr_of_failure(finkg().arg(sub).arg(&path));
+        assert!(err.starts_with("error:"), "{err}");
+        assert!(err.contains("does_not_exist.json"), "{err}");
+    }
+}
+
+#[test]
+fn wrong_shape_is_an_error() {
+    let (_dir, path) = fixture("shape.json", r#"{"dev": [{"id": "x"}]}"#);
+    let err = stderr_of_failure(finkg().arg("solve").arg(&path));
+    assert!(err.starts_with("error:"), "{err}");
+    assert!(err.contains("shape.json"), "{err}");
+    let (_dir2, path2) = fixture("scalar.json", "42");
+    let err = stderr_of_failure(finkg().arg("kg").arg(&path2));
+    assert!(err.starts_with("error:"), "{err}");
+}
+
+// ---------------------------------------------------------------- help
+
+#[test]
+fn subcommand_help_lists_the_options() {
+    let cases: &[(&str, &[&str])] = &[
+        ("solve", &["--json", "--explain", "--question", "--planner"]),
+        ("eval", &["--out", "--limit", "--no-progress"]),
+        ("kg", &["--format", "turtle", "nquads"]),
+        ("query", &["--format", "json", "csv"]),
+    ];
+    for (sub, options) in cases {
+        let out = stdout_of(finkg().args([*sub, "--help"]));
+        for option in *options {
+            assert!(
+                out.contains(option),
+                "`{sub} --help` lacks {option}:\n{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn top_level_help_lists_the_subcommands() {
+    let out = stdout_of(finkg().arg("--help"));
+    for sub in ["solve", "eval", "kg", "query"] {
+        assert!(out.contains(sub), "{out}");
+    }
+}

@@ -1,0 +1,529 @@
+//! The rules planner end to end on hand-written pages: each test asks a
+//! conversation through [`Session::ask`] and checks every turn's answer.
+//!
+//! Expected values follow the dataset's conventions: a change is the later
+//! value minus the earlier one, percentage changes and ratios are fractions,
+//! comparisons answer yes or no, and a turn that cannot be answered records
+//! an error and no answer.
+
+use finkg::conversation::Answer;
+use finkg::dataset::cell::parse_cell;
+use finkg::dataset::{Conversation, Document, Row, Table};
+use finkg::pipeline::Session;
+use finkg::plan::RulesPlanner;
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+/// What a turn should give.
+#[derive(Debug, Clone, Copy)]
+enum Want {
+    /// A number, written as decimal text.
+    Num(&'static str),
+    Yes,
+    No,
+    /// No answer, and an error saying why.
+    Fails,
+}
+
+use Want::{Fails, No, Num, Yes};
+
+/// A page's table in the original layout: the header row (corner first),
+/// then one row a label followed by its cells.
+type TableRows<'a> = &'a [&'a [&'a str]];
+
+/// Years as columns, two metrics, three years.
+const SALES: TableRows = &[
+    &["", "2009", "2008", "2007"],
+    &["net sales", "$ 1,500", "$ 1,200", "$ 1,000"],
+    &["operating income", "300", "240", "150"],
+    &["number of stores", "56", "48", "40"],
+];
+
+/// Text that holds numbers of its own, with years beside them.
+const TEXT: &str = "acme designs and sells widgets . \
+    revenue from services was $ 45.5 million in 2009 . \
+    the company had 1,250 employees at the end of 2009 .";
+
+fn conversation(table: TableRows, pre_text: &str) -> Conversation {
+    let (header, body) = table.split_first().expect("a header row");
+    let columns: Vec<String> = header.iter().skip(1).map(|h| h.to_string()).collect();
+    let rows = body
+        .iter()
+        .map(|r| {
+            let (label, cells) = r.split_first().expect("a row label");
+            assert_eq!(cells.len(), columns.len(), "row `{label}`");
+            Row {
+                label: label.to_string(),
+                cells: cells.iter().map(|c| parse_cell(c)).collect(),
+            }
+        })
+        .collect();
+    Conversation {
+        id: "Test_ACME/2009/page_7.pdf-1".to_string(),
+        document: Document {
+            pre_text: pre_text.to_string(),
+            post_text: String::new(),
+            table: Table { columns, rows },
+        },
+        questions: Vec::new(),
+    }
+}
+
+fn dec(s: &str) -> Decimal {
+    Decimal::from_str(s).unwrap_or_else(|e| panic!("bad expected value {s}: {e}"))
+}
+
+/// Whether `got` is `want` up to a millionth (relative, or absolute near 0).
+fn close(got: Decimal, want: Decimal) -> bool {
+    let tolerance = (want.abs() * Decimal::new(1, 6)).max(Decimal::new(1, 6));
+    (got - want).abs() <= tolerance
+}
+
+/// Asks `questions` in order over a page made of `table` and `pre_text`
+/// and checks each turn against `expected`; reports every wrong turn.
+fn check(table: TableRows, pre_text: &str, questions: &[&str], expected: &[Want]) {
+    assert_eq!(
+        questions.len(),
+        expected.len(),
+        "one expectation a question"
+    );
+    let conv = conversation(table, pre_text);
+    let mut session = Session::new(&conv).expect("the page's graph builds");
+    let mut planner = RulesPlanner::new().expect("the planner loads its patterns");
+    let mut wrong = Vec::new();
+    for (turn, (question, want)) in questions.iter().zip(expected).enumerate() {
+        let trace = session.ask(&mut planner, question);
+        assert_eq!(trace.turn, turn);
+        assert_eq!(trace.question, *question);
+        let ok = match (want, &trace.answer) {
+            (Num(w), Some(Answer::Number(got))) => close(*got, dec(w)) && trace.error.is_none(),
+            (Yes, Some(Answer::Yes)) | (No, Some(Answer::No)) => trace.error.is_none(),
+            (Fails, None) => trace.error.as_deref().is_some_and(|e| !e.is_empty()),
+            _ => false,
+        };
+        if !ok {
+            wrong.push(format!(
+                "turn {turn} {question:?}: expected {want:?}, got {:?} (error: {:?}, formula: {:?})",
+                trace.answer, trace.error, trace.formula
+            ));
+        }
+        if trace.answer.is_none() {
+            assert!(
+                trace.error.is_some(),
+                "turn {turn} {question:?}: no answer and no error"
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "wrong turns:\n{}", wrong.join("\n"));
+}
+
+// ------------------------------------------------------------- look-ups
+
+#[test]
+fn lookup_from_the_table() {
+    check(
+        SALES,
+        TEXT,
+        &["what was net sales in 2009?"],
+        &[Num("1500")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["what was the operating income in 2008?"],
+        &[Num("240")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["how many stores were there in 2007?"],
+        &[Num("40")],
+    );
+}
+
+#[test]
+fn lookup_from_the_text() {
+    check(
+        SALES,
+        TEXT,
+        &["what was the revenue from services in 2009?"],
+        &[Num("45.5")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["how many employees did the company have at the end of 2009?"],
+        &[Num("1250")],
+    );
+}
+
+#[test]
+fn lookup_of_a_negative_cell_gives_its_magnitude() {
+    // the dataset reads a figure printed "( 25 )" as 25 in a look-up (18 of
+    // the 20 such look-ups of the dev file)
+    let table: TableRows = &[
+        &["", "2011", "2010"],
+        &["revenue", "800", "700"],
+        &["foreign currency loss", "( 25 )", "( 10 )"],
+    ];
+    check(
+        table,
+        "",
+        &[
+            "what was the revenue in 2011?",
+            "and in 2010?",
+            "what was the foreign currency loss in 2011?",
+        ],
+        &[Num("800"), Num("700"), Num("25")],
+    );
+}
+
+// ------------------------------------------------------------- ellipsis
+
+#[test]
+fn ellipsis_and_in() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "and in 2007?",
+        ],
+        &[Num("1500"), Num("1200"), Num("1000")],
+    );
+}
+
+#[test]
+fn ellipsis_what_was_it() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the operating income in 2009?",
+            "what was it in 2008?",
+        ],
+        &[Num("300"), Num("240")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["what was net sales in 2008?", "and what was it in 2007?"],
+        &[Num("1200"), Num("1000")],
+    );
+}
+
+// ------------------------------------------------------------- changes
+
+#[test]
+fn change_in_one_question() {
+    check(
+        SALES,
+        TEXT,
+        &["what was the change in net sales from 2008 to 2009?"],
+        &[Num("300")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["what was the difference in operating income between 2007 and 2009?"],
+        &[Num("150")],
+    );
+}
+
+#[test]
+fn difference_after_two_lookups() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what was the difference?",
+        ],
+        &[Num("1500"), Num("1200"), Num("300")],
+    );
+}
+
+#[test]
+fn change_after_two_lookups_asked_earlier_year_first() {
+    // Between two earlier results the dataset subtracts the second asked
+    // from the first asked (`subtract(#0, #1)`), even when the first is the
+    // earlier year: every such turn of the dev file does (e.g. 2014 then
+    // 2015, "what is the net difference?" -> subtract(2014 value, 2015 value)).
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2008?",
+            "and in 2009?",
+            "what was the change?",
+        ],
+        &[Num("1200"), Num("1500"), Num("-300")],
+    );
+}
+
+#[test]
+fn ellipsis_keeps_the_change_for_other_years() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the change in net sales from 2008 to 2009?",
+            "and from 2007 to 2008?",
+        ],
+        &[Num("300"), Num("200")],
+    );
+}
+
+#[test]
+fn ellipsis_keeps_the_change_for_another_row() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the change in net sales from 2008 to 2009?",
+            "and in operating income over the same period?",
+        ],
+        &[Num("300"), Num("60")],
+    );
+}
+
+// ------------------------------------------------------------- percentage changes
+
+#[test]
+fn percentage_change_after_a_change() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what was the change?",
+            "what was the percentage change?",
+        ],
+        &[Num("1500"), Num("1200"), Num("300"), Num("0.25")],
+    );
+}
+
+#[test]
+fn growth_rate_in_one_question() {
+    check(
+        SALES,
+        TEXT,
+        &["what is the growth rate of net sales from 2008 to 2009?"],
+        &[Num("0.25")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["what was the percentage change in operating income from 2007 to 2008?"],
+        &[Num("0.6")],
+    );
+}
+
+// ------------------------------------------------------------- ratios
+
+#[test]
+fn ratio_of_two_rows() {
+    check(
+        SALES,
+        TEXT,
+        &["what is the ratio of operating income to net sales in 2009?"],
+        &[Num("0.2")],
+    );
+}
+
+#[test]
+fn change_in_relation_to_an_earlier_value() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what was the change?",
+            "how much does that change represent in relation to the 2008 net sales?",
+        ],
+        &[Num("1500"), Num("1200"), Num("300"), Num("0.25")],
+    );
+}
+
+// ------------------------------------------------------------- sums and averages
+
+#[test]
+fn sum_of_two_years() {
+    check(
+        SALES,
+        TEXT,
+        &["what is the sum of net sales in 2008 and 2009?"],
+        &[Num("2700")],
+    );
+}
+
+#[test]
+fn average_of_two_years() {
+    check(
+        SALES,
+        TEXT,
+        &["what is the average net sales between 2008 and 2009?"],
+        &[Num("1350")],
+    );
+}
+
+#[test]
+fn average_per_year_after_a_sum() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the operating income in 2009?",
+            "and in 2008?",
+            "what is the sum?",
+            "what is the average per year?",
+        ],
+        &[Num("300"), Num("240"), Num("540"), Num("270")],
+    );
+}
+
+// ------------------------------------------------------------- arithmetic on a result
+
+#[test]
+fn that_times_100() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what is the ratio of operating income to net sales in 2009?",
+            "what is that times 100?",
+        ],
+        &[Num("0.2"), Num("20")],
+    );
+}
+
+#[test]
+fn that_divided_by_1000() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2009?",
+            "what is that divided by 1000?",
+        ],
+        &[Num("1500"), Num("1.5")],
+    );
+}
+
+#[test]
+fn a_reference_with_nothing_before_it_fails() {
+    check(SALES, TEXT, &["what is that times 100?"], &[Fails]);
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what is that divided by 1000?",
+            "what was net sales in 2009?",
+        ],
+        &[Fails, Num("1500")],
+    );
+}
+
+// ------------------------------------------------------------- comparisons
+
+#[test]
+fn which_is_greater_after_two_lookups() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "which is greater?",
+        ],
+        &[Num("1500"), Num("1200"), Yes],
+    );
+}
+
+#[test]
+fn which_is_greater_compares_the_first_asked_with_the_second() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was net sales in 2008?",
+            "and in 2009?",
+            "which is greater?",
+        ],
+        &[Num("1200"), Num("1500"), No],
+    );
+}
+
+#[test]
+fn which_one_is_greater_in_one_question() {
+    check(
+        SALES,
+        TEXT,
+        &["which one is greater: net sales in 2009 or in 2008?"],
+        &[Yes],
+    );
+}
+
+#[test]
+fn is_that_greater_than_a_constant_yes() {
+    check(
+        SALES,
+        TEXT,
+        &["what was net sales in 2009?", "is that greater than 1000?"],
+        &[Num("1500"), Yes],
+    );
+}
+
+#[test]
+fn is_that_greater_than_a_constant_no() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the operating income in 2009?",
+            "is that greater than 1000?",
+        ],
+        &[Num("300"), No],
+    );
+}
+
+// ------------------------------------------------------------- a whole conversation
+
+#[test]
+fn a_conversation_mixing_table_and_text() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the operating income in 2009?",
+            "and in 2007?",
+            "what was the change?",
+            "and the percentage change?",
+            "what was the revenue from services in 2009?",
+        ],
+        &[Num("300"), Num("150"), Num("150"), Num("1"), Num("45.5")],
+    );
+}
+
+#[test]
+fn failed_turns_do_not_stop_the_conversation() {
+    let conv = conversation(SALES, TEXT);
+    let mut session = Session::new(&conv).unwrap();
+    let mut planner = RulesPlanner::new().unwrap();
+    let first = session.ask(&mut planner, "what is that times 100?");
+    assert!(first.answer.is_none() && first.error.is_some());
+    assert!(first.result.is_none());
+    let second = session.ask(&mut planner, "what was net sales in 2008?");
+    assert_eq!(second.turn, 1);
+    assert_eq!(second.answer, Some(Answer::Number(dec("1200"))));
+    let result = second.result.as_ref().expect("a result with metadata");
+    assert_eq!(result.turn, 1);
+    assert!(!result.variables.is_empty());
+    assert_eq!(session.state().len(), 2);
+    assert!(session.state().result(0).is_none());
+    assert!(session.state().result(1).is_some());
+}
