@@ -527,3 +527,18 @@ fn failed_turns_do_not_stop_the_conversation() {
     assert!(session.state().result(0).is_none());
     assert!(session.state().result(1).is_some());
 }
+
+#[test]
+fn that_in_thousands_restates_a_text_amount_in_millions() {
+    // the text says "$ 2.5 million"; "in thousands" scales it with the
+    // multipliers of ontology/patterns.ttl
+    check(
+        SALES,
+        "the company paid a fee of $ 2.5 million for the license in 2009 .",
+        &[
+            "what was the fee for the license?",
+            "what is that in thousands?",
+        ],
+        &[Num("2.5"), Num("2500")],
+    );
+}

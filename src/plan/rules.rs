@@ -52,6 +52,8 @@ pub enum Operation {
     Quotient,
     /// a > b.
     Comparison,
+    /// An earlier result in another scale.
+    Scale,
 }
 
 impl Operation {
@@ -66,12 +68,13 @@ impl Operation {
             "product" => Self::Product,
             "quotient" => Self::Quotient,
             "comparison" => Self::Comparison,
+            "scale" => Self::Scale,
             _ => return None,
         })
     }
     fn metric_type(self) -> &'static str {
         match self {
-            Self::Lookup => "value",
+            Self::Lookup | Self::Scale => "value",
             Self::Change => "change",
             Self::PercentageChange => "percentage change",
             Self::Ratio | Self::Quotient => "ratio",
@@ -88,6 +91,7 @@ impl Operation {
 pub struct RulesPlanner {
     patterns: Vec<(Operation, &'static CalculationPattern)>,
     reference_phrases: Vec<String>,
+    scale_words: Vec<(String, Decimal)>,
     pending: Option<Phase2>,
 }
 
@@ -103,6 +107,7 @@ impl RulesPlanner {
         Ok(Self {
             patterns,
             reference_phrases: tbox.reference_phrases().to_vec(),
+            scale_words: tbox.scale_words().to_vec(),
             pending: None,
         })
     }
@@ -266,10 +271,30 @@ impl RulesPlanner {
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
         let masked = mask_time_spans(&mask_label_phrases(&text, schema));
+        let bare = text.starts_with(" what about ") || text.starts_with(" how about ");
+        let refers_early = self
+            .reference_phrases
+            .iter()
+            .any(|p| contains_phrase(&text, p));
+        let scale_question = (refers_early || bare)
+            && years.is_empty()
+            && specific(&content_words(&text)).is_empty();
         let mut best: Option<(i64, Operation, &str)> = None;
         for (op, pattern) in &self.patterns {
+            // "what is that in millions?" restates an earlier result; "what was,
+            // in millions, the total of X?" only names the unit of its value.
+            // The scale asked for may also be a table's unit label, so it is
+            // looked for in the unmasked text.
+            if *op == Operation::Scale && !scale_question {
+                continue;
+            }
+            let haystack = if *op == Operation::Scale {
+                &text
+            } else {
+                &masked
+            };
             for trigger in &pattern.triggers {
-                if contains_phrase(&masked, trigger) {
+                if contains_phrase(haystack, trigger) {
                     if best.is_none_or(|(p, _, _)| pattern.priority > p) {
                         best = Some((pattern.priority, *op, trigger.as_str()));
                     }
@@ -393,6 +418,16 @@ impl RulesPlanner {
                 } else {
                     format!("{a} / {c}")
                 }
+            }
+            Operation::Scale => {
+                let last = history.last().ok_or_else(|| {
+                    PlanError::NoEarlierResult("this is the first answered turn".into())
+                })?;
+                let (from, to) = self.scales(last, &r.text, ctx.schema);
+                let a = b.add("base", reference_operand(last));
+                let f = b.constant("from_scale", from);
+                let t = b.constant("to_scale", to);
+                format!("{a} * {f} / {t}")
             }
             Operation::Comparison => {
                 let (x, y) = self.comparison_operands(&r, &g, &history, last_year)?;
@@ -642,6 +677,47 @@ impl RulesPlanner {
         ];
         let text = r.text.as_str();
         let year_default = r.years.last().copied().or(last_year);
+        // "what percentage of the total X in 2019 is from the first quarter",
+        // "what portion of this price was dedicated to goodwill"
+        for lead in [
+            " percentage of ",
+            " percent of ",
+            " portion of ",
+            " share of ",
+            " proportion of ",
+        ] {
+            let Some(pos) = text.find(lead) else { continue };
+            let rest = &text[pos + lead.len()..];
+            for verb in [
+                " is ", " was ", " were ", " are ", " did ", " came ", " comes ", " that ",
+            ] {
+                let Some(v) = rest.find(verb) else { continue };
+                let whole = &rest[..v];
+                let part = &rest[v + verb.len()..];
+                let mut part_words = content_words(part);
+                if specific(&part_words).is_empty() {
+                    break;
+                }
+                part_words.extend(content_words(whole).into_iter().filter(|w| w != "total"));
+                let year = question_numbers(part).0.first().copied().or(year_default);
+                let num = g.ground(&part_words, year)?;
+                let den = if self.refers_in(whole) {
+                    self.mention(whole, g, history, metric, year)?
+                } else {
+                    let mut whole_words = content_words(whole);
+                    if !whole_words.iter().any(|w| w == "total") {
+                        whole_words.push("total".into());
+                    }
+                    g.ground(
+                        &whole_words,
+                        question_numbers(whole).0.first().copied().or(year),
+                    )?
+                };
+                if num.spec != den.spec {
+                    return Ok((num, den));
+                }
+            }
+        }
         for conn in CONNECTORS {
             let needle = format!(" {conn} ");
             let Some(pos) = text.find(&needle) else {
@@ -655,43 +731,8 @@ impl RulesPlanner {
             }
             let num = self.mention(left, g, history, metric, year_default)?;
             let den = self.mention(right, g, history, metric, year_default)?;
-            if num.spec == den.spec {
-                break;
-            }
-            return Ok((num, den));
-        }
-        // "what percentage of the total X in 2019 is from the first quarter"
-        for lead in [
-            " percentage of ",
-            " percent of ",
-            " portion of ",
-            " share of ",
-            " proportion of ",
-        ] {
-            if let Some(pos) = text.find(lead) {
-                let rest = &text[pos + lead.len()..];
-                for verb in [
-                    " is ", " was ", " were ", " are ", " did ", " came ", " comes ",
-                ] {
-                    if let Some(v) = rest.find(verb) {
-                        let whole = &rest[..v];
-                        let part = &rest[v + verb.len()..];
-                        let mut part_words = content_words(part);
-                        part_words
-                            .extend(content_words(whole).into_iter().filter(|w| w != "total"));
-                        let mut whole_words = content_words(whole);
-                        if !whole_words.iter().any(|w| w == "total") {
-                            whole_words.push("total".into());
-                        }
-                        let year = question_numbers(part).0.first().copied().or(year_default);
-                        let num = g.ground(&part_words, year)?;
-                        let den = g.ground(
-                            &whole_words,
-                            question_numbers(whole).0.first().copied().or(year),
-                        )?;
-                        return Ok((num, den));
-                    }
-                }
+            if num.spec != den.spec {
+                return Ok((num, den));
             }
         }
         // "what is the ratio?" — the last two results
@@ -727,6 +768,30 @@ impl RulesPlanner {
             }
         }
         last_two(history)
+    }
+
+    /// The multipliers of an earlier result's scale and of the scale asked for.
+    fn scales(&self, last: &TurnResult, question: &str, schema: &Schema) -> (Decimal, Decimal) {
+        let multiplier = |text: &str| {
+            self.scale_words
+                .iter()
+                .find(|(w, _)| text.contains(w.as_str()))
+                .map(|(_, m)| *m)
+        };
+        let to = multiplier(question).unwrap_or(Decimal::ONE);
+        let sources: String = last
+            .variables
+            .iter()
+            .map(|v| format!("{} {}", v.source, v.description))
+            .collect();
+        let page_scale = schema
+            .columns
+            .iter()
+            .map(|(l, _)| l)
+            .chain(schema.rows.iter().map(|(l, _)| l))
+            .find_map(|l| multiplier(l).filter(|_| l.contains("in ")));
+        let from = multiplier(&sources).or(page_scale).unwrap_or(Decimal::ONE);
+        (from, to)
     }
 
     fn refers_in(&self, text: &str) -> bool {
