@@ -201,10 +201,6 @@ pub fn normalise_label(label: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-const MONTH_NAMES: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
 /// The years a label names, in order: `2007`, `december 31 , 2008`,
 /// `12/31/01`, `dec . 282013` (a glued day and year). A date in early
 /// January names the fiscal year before it (`january 3 2009` is 2008).
@@ -244,7 +240,6 @@ pub fn years_in(label: &str) -> Vec<i32> {
             }
         }
     }
-    let _ = MONTH_NAMES;
     years
 }
 

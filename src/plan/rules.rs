@@ -376,7 +376,7 @@ impl RulesPlanner {
         }
         let mut g = Grounder::new(ctx.schema, ctx.question);
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
-        let inherited = inherited_metric(&history, ctx.schema);
+        let inherited = inherited_metric(&history);
         let own_metric = specific(&r.metric);
         if own_metric.is_empty() {
             // "and in 2006?": the same row (or sentence) as the last value asked
@@ -547,7 +547,7 @@ impl RulesPlanner {
         }
         let mut years = r.years.clone();
         years.dedup();
-        if years.len() >= 2 && !(no_metric && r.refers && years.len() < 2) {
+        if years.len() >= 2 {
             let (a, b) = (years[0], years[years.len() - 1]);
             let (late, early) = if a >= b { (a, b) } else { (b, a) };
             if no_metric {
@@ -1024,7 +1024,7 @@ fn strip_ratio_lead(left: &str) -> &str {
 }
 
 /// The metric words of the last turn that named one.
-fn inherited_metric(history: &[&TurnResult], _schema: &Schema) -> Vec<String> {
+fn inherited_metric(history: &[&TurnResult]) -> Vec<String> {
     for h in history.iter().rev() {
         let w = content_words(&normalise_question(&h.question));
         if !specific(&w).is_empty() {
