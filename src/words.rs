@@ -65,7 +65,6 @@ const STOP_WORDS: &[&str] = &[
     "you",
     "we",
     "our",
-    "us",
     "has",
     "have",
     "had",
@@ -176,8 +175,24 @@ pub fn content_words(text: &str) -> Vec<String> {
                     .chars()
                     .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
         })
-        .map(|t| stem(&t))
+        .map(|t| stem(strip_footnote_digit(&t)))
         .collect()
+}
+
+/// A footnote mark glued to a word: "facilities1", "capital2".
+fn strip_footnote_digit(word: &str) -> &str {
+    let b = word.as_bytes();
+    match b {
+        [.., x, y, d]
+            if d.is_ascii_digit()
+                && x.is_ascii_alphabetic()
+                && y.is_ascii_alphabetic()
+                && b.len() > 4 =>
+        {
+            &word[..word.len() - 1]
+        }
+        _ => word,
+    }
 }
 
 /// A label with footnote marks like `( 1 )` or `(a)` removed and spaces collapsed.

@@ -542,3 +542,88 @@ fn that_in_thousands_restates_a_text_amount_in_millions() {
         &[Num("2.5"), Num("2500")],
     );
 }
+
+// ------------------------------------------------------ shares of a total
+
+/// Regions as rows with a total row; a total column too.
+const REGIONS: TableRows = &[
+    &["", "owned", "leased", "total"],
+    &["americas", "40", "10", "50"],
+    &["europe", "25", "5", "30"],
+    &["asia", "15", "5", "20"],
+    &["total facilities", "80", "20", "100"],
+];
+
+/// Regions as rows, no total anywhere.
+const REGIONS_NO_TOTAL: TableRows = &[
+    &["", "owned", "leased"],
+    &["americas", "40", "10"],
+    &["europe", "25", "5"],
+    &["asia", "15", "5"],
+];
+
+#[test]
+fn percentage_of_a_column_is_over_its_total_row() {
+    check(
+        REGIONS,
+        "",
+        &["what percentage of owned facilities are in europe?"],
+        &[Num("0.3125")],
+    );
+}
+
+#[test]
+fn percentage_of_a_row_is_over_its_total_column() {
+    check(
+        REGIONS,
+        "",
+        &["what was the europe owned as a percentage of the total europe?"],
+        &[Num("0.8333333333")],
+    );
+}
+
+#[test]
+fn a_share_with_no_total_row_is_over_the_column_sum() {
+    check(
+        REGIONS_NO_TOTAL,
+        "",
+        &["what portion of the owned facilities are in asia?"],
+        &[Num("0.1875")],
+    );
+}
+
+#[test]
+fn the_difference_from_the_number_one() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what is the ratio of net sales in 2009 to net sales in 2008?",
+            "and what is the difference between this value and the number one?",
+        ],
+        &[Num("1500"), Num("1200"), Num("1.25"), Num("0.25")],
+    );
+}
+
+/// A stock performance table: every series starts at 100.
+const INDEX: TableRows = &[
+    &["", "12/31/2011", "12/31/2012", "12/31/2013"],
+    &["acme corp", "100.00", "112.50", "130.25"],
+    &["s&p 500", "100.00", "113.00", "147.00"],
+];
+
+#[test]
+fn a_change_between_two_asked_index_values() {
+    check(
+        INDEX,
+        "",
+        &[
+            "what was the value of acme corp in 2013?",
+            "and in 2011?",
+            "what was, then, the change over the years?",
+        ],
+        &[Num("130.25"), Num("100"), Num("30.25")],
+    );
+}

@@ -159,6 +159,8 @@ struct Operand {
     magnitude: bool,
     year: Option<i32>,
     label: String,
+    /// Row and column of the table cell it reads, if it reads one.
+    cell: Option<(usize, usize)>,
 }
 
 fn normalise_question(q: &str) -> String {
@@ -213,6 +215,7 @@ fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
                     | "to"
                     | "is"
                     | "of"
+                    | "number"
             );
         let t = tok
             .trim_start_matches('$')
@@ -463,8 +466,16 @@ impl RulesPlanner {
             Operation::Ratio => {
                 let (num, den) = self.ratio_operands(&r, &g, &history, &metric, last_year)?;
                 let n = b.add("part", num);
-                let d = b.add("whole", den);
-                format!("{n} / {d}")
+                match den {
+                    Whole::One(den) => {
+                        let d = b.add("whole", den);
+                        format!("{n} / {d}")
+                    }
+                    Whole::Sum(terms) => {
+                        let d: Vec<String> = terms.into_iter().map(|t| b.add("whole", t)).collect();
+                        format!("{n} / ({})", d.join(" + "))
+                    }
+                }
             }
             Operation::Sum | Operation::Average => {
                 let terms = match self.sum_operands(&r, &g, &history, &metric, last_year) {
@@ -586,8 +597,13 @@ impl RulesPlanner {
                     }
                 }
             }
+            let last_two_are_values = history.len() >= 2
+                && history[history.len() - 2..]
+                    .iter()
+                    .all(|h| h.metric_type == "value");
             if is_index_table(schema)
                 && years.is_empty()
+                && !last_two_are_values
                 && history.last().is_some_and(|h| h.metric_type == "value")
             {
                 if let Some(last) = history.last() {
@@ -660,7 +676,7 @@ impl RulesPlanner {
         history: &[&TurnResult],
         metric: &[String],
         last_year: Option<i32>,
-    ) -> Result<(Operand, Operand), PlanError> {
+    ) -> Result<(Operand, Whole), PlanError> {
         const CONNECTORS: [&str; 12] = [
             "in relation to",
             "as a percentage of",
@@ -687,33 +703,65 @@ impl RulesPlanner {
             " proportion of ",
         ] {
             let Some(pos) = text.find(lead) else { continue };
+            // "this change as a portion of the 2010 value": the part is an earlier result
+            if self.refers_in(&text[..pos]) {
+                continue;
+            }
             let rest = &text[pos + lead.len()..];
-            for verb in [
-                " is ", " was ", " were ", " are ", " did ", " came ", " comes ", " that ",
-            ] {
-                let Some(v) = rest.find(verb) else { continue };
-                let whole = &rest[..v];
-                let part = &rest[v + verb.len()..];
+            // split the whole from the part at the first verb; failing that,
+            // at a preposition ("of total commitments expire in 1-3 years")
+            let split_at = |words: &[&str]| -> Option<(&str, &str)> {
+                words
+                    .iter()
+                    .filter_map(|v| rest.find(v).map(|i| (i, v.len())))
+                    .min()
+                    .map(|(i, n)| (&rest[..i], &rest[i + n..]))
+            };
+            let splits = [
+                split_at(&[
+                    " is ", " was ", " were ", " are ", " did ", " came ", " comes ", " that ",
+                ]),
+                split_at(&[" in ", " for ", " from "]),
+            ];
+            for (whole, part) in splits.into_iter().flatten() {
                 let mut part_words = content_words(part);
                 if specific(&part_words).is_empty() {
-                    break;
+                    continue;
                 }
-                part_words.extend(content_words(whole).into_iter().filter(|w| w != "total"));
+                let own_part = specific(&part_words);
+                let whole_words = content_words(whole);
+                part_words.extend(whole_words.iter().cloned());
                 let year = question_numbers(part).0.first().copied().or(year_default);
-                let num = g.ground(&part_words, year)?;
-                let den = if self.refers_in(whole) {
-                    self.mention(whole, g, history, metric, year)?
-                } else {
-                    let mut whole_words = content_words(whole);
-                    if !whole_words.iter().any(|w| w == "total") {
-                        whole_words.push("total".into());
-                    }
-                    g.ground(
-                        &whole_words,
-                        question_numbers(whole).0.first().copied().or(year),
-                    )?
+                let Ok(mut num) = g.ground(&part_words, year) else {
+                    continue;
                 };
-                if num.spec != den.spec {
+                // the whole's words must not pull the part onto the whole itself
+                let label = match &num.spec {
+                    ValueSpec::Sparql { description, .. } => content_words(description),
+                    _ => content_words(&num.label),
+                };
+                if !own_part
+                    .iter()
+                    .any(|w| label.iter().any(|l| same_word(l, w)))
+                {
+                    if let Ok(o) = g.ground(&own_part, year) {
+                        num = o;
+                    }
+                }
+                let den = if self.names_earlier(whole) {
+                    Whole::One(self.mention(whole, g, history, metric, year)?)
+                } else if let Some(total) = g.total_for(&num, &whole_words) {
+                    total
+                } else {
+                    let mut words = whole_words;
+                    if !words.iter().any(|w| w == "total") {
+                        words.push("total".into());
+                    }
+                    Whole::One(
+                        g.ground(&words, question_numbers(whole).0.first().copied().or(year))?,
+                    )
+                };
+                if !matches!(&den, Whole::One(d) if d.spec == num.spec) {
                     return Ok((num, den));
                 }
             }
@@ -730,14 +778,20 @@ impl RulesPlanner {
                 continue;
             }
             let num = self.mention(left, g, history, metric, year_default)?;
+            let right_words = content_words(right);
+            if words::tokens(right).iter().any(|w| w == "total") && !self.names_earlier(right) {
+                if let Some(total) = g.total_for(&num, &right_words) {
+                    return Ok((num, total));
+                }
+            }
             let den = self.mention(right, g, history, metric, year_default)?;
             if num.spec != den.spec {
-                return Ok((num, den));
+                return Ok((num, Whole::One(den)));
             }
         }
         // "what is the ratio?" — the last two results
         let (x, y) = last_two(history)?;
-        Ok((x, y))
+        Ok((x, Whole::One(y)))
     }
 
     /// "is that greater than 1000?", "which one is greater: A in 2009 or in
@@ -794,6 +848,13 @@ impl RulesPlanner {
         (from, to)
     }
 
+    /// Whether a side of a ratio points back at an earlier result; "the
+    /// total X" names a total of the page, not an earlier sum.
+    fn names_earlier(&self, text: &str) -> bool {
+        let t = format!(" {} ", text.trim()).replace(" the total ", " total ");
+        self.refers_in(&t)
+    }
+
     fn refers_in(&self, text: &str) -> bool {
         let t = format!(" {} ", text.trim());
         self.reference_phrases
@@ -843,6 +904,23 @@ impl RulesPlanner {
         } else {
             None
         };
+        if self.refers_in(text) && kind.is_none() && !own.is_empty() {
+            // "that long-term debt": the value of that name used earlier
+            let year = years.first().copied();
+            let used = history
+                .iter()
+                .rev()
+                .flat_map(|h| h.variables.iter())
+                .find(|v| {
+                    let label = content_words(v.metric.as_deref().unwrap_or(&v.description));
+                    v.sparql.is_some()
+                        && year.is_none_or(|y| v.year == Some(y))
+                        && own.iter().all(|w| label.iter().any(|l| same_word(l, w)))
+                });
+            if let Some(v) = used {
+                return Ok(operand_from_used(v));
+            }
+        }
         if self.refers_in(text) || own.is_empty() {
             if let Some(kind) = kind {
                 if let Some(h) = history.iter().rev().find(|h| {
@@ -973,6 +1051,13 @@ enum ChangeInputs {
     OfChange(Operand, Operand),
 }
 
+/// The denominator of a ratio.
+enum Whole {
+    One(Operand),
+    /// A column without a total row: the sum of its cells.
+    Sum(Vec<Operand>),
+}
+
 enum SumTerms {
     Values(Vec<Operand>),
     SumResult(Operand, usize),
@@ -1041,6 +1126,7 @@ fn reference_operand(h: &TurnResult) -> Operand {
         magnitude: false,
         year,
         label: h.description.clone(),
+        cell: None,
     }
 }
 
@@ -1057,6 +1143,7 @@ fn operand_from_used(v: &crate::conversation::UsedValue) -> Operand {
         magnitude: false,
         year: v.year,
         label: v.description.clone(),
+        cell: None,
     }
 }
 
@@ -1066,6 +1153,7 @@ fn constant_operand(c: Decimal) -> Operand {
         magnitude: false,
         year: None,
         label: c.to_string(),
+        cell: None,
     }
 }
 
@@ -1237,6 +1325,10 @@ struct Grounder<'a> {
     idf: HashMap<String, f64>,
     row_words: Vec<Vec<String>>,
     column_words: Vec<Vec<String>>,
+    /// Which rows and columns are totals ("total" is a stop word, so it is
+    /// not among their words).
+    row_is_total: Vec<bool>,
+    column_is_total: Vec<bool>,
     fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// The question asks for a rate or percentage, so printed percentages fit.
     wants_percent: bool,
@@ -1296,7 +1388,10 @@ impl<'a> Grounder<'a> {
         ]
         .iter()
         .any(|w| q.contains(w));
+        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == "total");
         Self {
+            row_is_total: schema.rows.iter().map(|(l, _)| is_total(l)).collect(),
+            column_is_total: schema.columns.iter().map(|(l, _)| is_total(l)).collect(),
             schema,
             anchor: None,
             wants_percent,
@@ -1320,6 +1415,51 @@ impl<'a> Grounder<'a> {
         ys.sort_unstable();
         ys.dedup();
         ys
+    }
+
+    /// The total a table cell is a part of: a "total" row in its column or
+    /// a "total" column in its row, the one whose label best matches
+    /// `whole`; in a table with no totals at all, the sum of its column.
+    fn total_for(&self, part: &Operand, whole: &[String]) -> Option<Whole> {
+        let (row, column) = part.cell?;
+        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == "total");
+        let q: Vec<&String> = whole.iter().collect();
+        let mut best: Option<(f64, &CellEntry)> = None;
+        for c in &self.schema.cells {
+            let (label, text) = if c.column == column && c.row != row {
+                (&self.row_words[c.row], &c.row_label)
+            } else if c.row == row && c.column != column {
+                (&self.column_words[c.column], &c.column_label)
+            } else {
+                continue;
+            };
+            if !is_total(text) {
+                continue;
+            }
+            let score = self.overlap(&q, label) - 0.01 * label.len() as f64;
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, c));
+            }
+        }
+        if let Some((_, c)) = best {
+            return Some(Whole::One(cell_operand(c)));
+        }
+        let any_total = self
+            .schema
+            .rows
+            .iter()
+            .chain(self.schema.columns.iter())
+            .any(|(l, _)| is_total(l));
+        let cells: Vec<&CellEntry> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.column == column)
+            .collect();
+        if any_total || cells.len() < 3 || cells.iter().any(|c| c.percent) {
+            return None;
+        }
+        Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
     }
 
     /// The value in the anchor's row (or sentence) for `year`.
@@ -1411,8 +1551,16 @@ impl<'a> Grounder<'a> {
                 / row.len() as f64
         };
         score += 0.25 * row_cover;
-        // a mention that names only a column means its total row
-        if row_hit == 0.0 && row.iter().any(|w| w == "total") {
+        // a mention that names only a column means its total row, one
+        // that names only a row its total column
+        if row_hit == 0.0 && col_hit > 0.0 && self.row_is_total[cell.row] {
+            score += 0.2;
+        }
+        if col_hit == 0.0
+            && row_hit > 0.0
+            && cell.column_year.is_none()
+            && self.column_is_total[cell.column]
+        {
             score += 0.2;
         }
         if cell.percent && !self.wants_percent {
@@ -1501,6 +1649,7 @@ fn cell_operand(cell: &CellEntry) -> Operand {
         magnitude: cell.value.is_sign_negative(),
         year: cell.column_year.or(cell.row_year),
         label: cell.row_label.clone(),
+        cell: Some((cell.row, cell.column)),
     }
 }
 
@@ -1519,5 +1668,6 @@ fn fact_operand(fact: &FactEntry) -> Operand {
         magnitude: false,
         year: fact.year,
         label: fact.context.clone(),
+        cell: None,
     }
 }
