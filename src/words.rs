@@ -236,6 +236,25 @@ pub fn years_in(label: &str) -> Vec<i32> {
                 .is_some_and(|m| m.starts_with("jan"));
         if let Some(y) = year_of_token(tok) {
             years.push(if january { y - 1 } else { y });
+        } else if tok.contains('-') && tok.bytes().any(|b| b.is_ascii_alphabetic()) {
+            // dd-mon-yyyy or mon-yy
+            let parts: Vec<&str> = tok.split('-').collect();
+            let month = parts.iter().find(|p| {
+                p.len() >= 3
+                    && MONTHS
+                        .iter()
+                        .any(|m| p.starts_with(m) && m.starts_with(&p[..3]))
+            });
+            let last = parts.last().copied().unwrap_or("");
+            if let (Some(month), true) = (month, last.bytes().all(|b| b.is_ascii_digit())) {
+                let y: i32 = last.parse().unwrap_or(0);
+                let y = match last.len() {
+                    2 => 2000 + y - if y > 50 { 100 } else { 0 },
+                    4 => y,
+                    _ => continue,
+                };
+                years.push(if month.starts_with("jan") { y - 1 } else { y });
+            }
         } else if tok.contains('/') {
             // m/d/yy or m/d/yyyy
             let parts: Vec<&str> = tok.split('/').collect();
@@ -257,6 +276,10 @@ pub fn years_in(label: &str) -> Vec<i32> {
     }
     years
 }
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
 
 fn year_of_token(tok: &str) -> Option<i32> {
     let digits: &str = tok.trim_end_matches(|c: char| !c.is_ascii_digit());
@@ -280,6 +303,8 @@ mod tests {
         assert_eq!(years_in("2007"), vec![2007]);
         assert_eq!(years_in("december 31 , 2008"), vec![2008]);
         assert_eq!(years_in("12/31/01"), vec![2001]);
+        assert_eq!(years_in("31-dec-2012"), vec![2012]);
+        assert_eq!(years_in("dec-08"), vec![2008]);
         assert_eq!(years_in("dec . 282013 (1)"), vec![2013]);
         assert_eq!(years_in("january 3 2009"), vec![2008]);
         assert_eq!(years_in("1/3/2009"), vec![2008]);

@@ -257,20 +257,36 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
         .filter(|(_, n)| !n.is_year_mention)
         .map(|(k, _)| k)
         .collect();
-    // A list of years and a list of amounts of the same length in one sentence.
+    // A list of years and a list of amounts of the same length in one
+    // sentence: "$a, $b and $c for 2006, 2005 and 2004 (respectively)".
     let distinct: Vec<i32> = {
         let mut v: Vec<i32> = years.iter().map(|(_, y)| *y).collect();
         v.dedup();
         v
     };
     let respectively = tokens.iter().any(|t| t.starts_with("respectively"));
-    if distinct.len() >= 2
-        && amount_idx.len() == distinct.len()
-        && (respectively || years_in_list(years))
-    {
-        for (k, year) in amount_idx.iter().zip(&distinct) {
-            numbers[*k].year = Some(*year);
+    let year_runs = runs(years, |(p, _)| *p, if respectively { 5 } else { 2 });
+    let amount_runs = runs(&amount_idx, |k| numbers[*k].token_index, 5);
+    let mut listed = vec![false; numbers.len()];
+    for year_run in year_runs.iter().rev() {
+        let mut ys: Vec<i32> = year_run.iter().map(|(_, y)| *y).collect();
+        ys.dedup();
+        if ys.len() < 2 {
+            continue;
         }
+        let at = year_run[0].0;
+        let amounts = amount_runs
+            .iter()
+            .filter(|r| r.len() == ys.len() && r.iter().all(|k| !listed[*k]))
+            .min_by_key(|r| numbers[r[0]].token_index.abs_diff(at));
+        if let Some(amounts) = amounts {
+            for (k, y) in amounts.iter().zip(&ys) {
+                numbers[*k].year = Some(*y);
+                listed[*k] = true;
+            }
+        }
+    }
+    if listed.iter().any(|l| *l) {
         return;
     }
     // "from $a in 2001 to $b in 2002" or "increased from $a to $b in 2002"
@@ -287,11 +303,39 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             numbers[k].year = Some(distinct[0]);
         }
     }
+    // "earnings in 2002 ... increased from $a to $b": $b is the year's
+    // figure and $a the year before's
+    for pair in amount_idx.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let (ia, ib) = (numbers[a].token_index, numbers[b].token_index);
+        let before = |i: usize, word: &str| (1..=2).any(|d| i >= d && tokens[i - d] == word);
+        let year_between = years.iter().any(|(p, _)| *p > ia && *p < ib);
+        if before(ia, "from")
+            && before(ib, "to")
+            && ib - ia <= 6
+            && !year_between
+            && numbers[a].year.is_some()
+            && numbers[a].year == numbers[b].year
+        {
+            numbers[a].year = numbers[a].year.map(|y| y - 1);
+        }
+    }
 }
 
-/// Years written as a list: "2007 , 2006 and 2005".
-fn years_in_list(years: &[(usize, i32)]) -> bool {
-    years.len() >= 2 && years.windows(2).all(|w| w[1].0 - w[0].0 <= 2)
+/// Items split into runs whose positions are at most `max_gap` apart:
+/// "2007 , 2006 and 2005" is one run of years.
+fn runs<T: Clone>(items: &[T], position: impl Fn(&T) -> usize, max_gap: usize) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = Vec::new();
+    let mut last: Option<usize> = None;
+    for item in items {
+        let p = position(item);
+        match (out.last_mut(), last) {
+            (Some(run), Some(l)) if p - l <= max_gap => run.push(item.clone()),
+            _ => out.push(vec![item.clone()]),
+        }
+        last = Some(p);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -323,6 +367,18 @@ mod tests {
         assert_eq!(n[0].raw, "$ 1,234.5 million");
         assert!(n[1].percent);
         assert_eq!(n[2].value, Decimal::from(-3));
+    }
+
+    #[test]
+    fn from_a_to_b_in_a_year_dates_a_the_year_before() {
+        let n = numbers("earnings in 2002 rose from $ 128 million to $ 201 million .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2001));
+        assert_eq!(amounts[1].year, Some(2002));
+        let n = numbers("sales rose from $ 5 million in 2001 to $ 7 million in 2002 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2001));
+        assert_eq!(amounts[1].year, Some(2002));
     }
 
     #[test]
