@@ -223,6 +223,9 @@ fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
             .trim_end_matches('%');
         if let Some(y) = crate::kg::text::as_year(t) {
             years.push(y);
+        } else if t.contains('/') || t.contains('-') {
+            // "12/31/10", "31-dec-2012"
+            years.extend(words::years_in(t));
         } else if t
             .bytes()
             .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
@@ -571,7 +574,7 @@ impl RulesPlanner {
                 }
             }
             let new = g.ground(metric, Some(late))?;
-            let old = g.ground(metric, Some(early)).or_else(|e| {
+            let mut old = g.ground(metric, Some(early)).or_else(|e| {
                 // a performance index starts at 100 in its base year
                 if is_index_table(schema) {
                     Ok(constant_operand(Decimal::ONE_HUNDRED))
@@ -579,6 +582,10 @@ impl RulesPlanner {
                     Err(e)
                 }
             })?;
+            // a table printing a year twice (quarter and full year): the
+            // columns that sit together
+            let new = g.nearest_twin(new, &old);
+            old = g.nearest_twin(old, &new);
             return Ok(Pair(new, old));
         }
         if no_metric || r.refers {
@@ -622,6 +629,16 @@ impl RulesPlanner {
         }
         if years.len() == 1 {
             let y = years[0];
+            // "over the five year period ended 2017" on a performance index:
+            // from its base of 100
+            if is_index_table(schema)
+                && ["period", "five", "5-year", "cumulative"]
+                    .iter()
+                    .any(|w| contains_phrase(&r.text, w))
+            {
+                let new = g.ground(metric, Some(y))?;
+                return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+            }
             // a change over a named year, or from the inherited years
             if let Some(prev) = history
                 .iter()
@@ -1460,6 +1477,36 @@ impl<'a> Grounder<'a> {
             return None;
         }
         Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
+    }
+
+    /// The cell of the same row and column year as `o` that sits nearest
+    /// `other`'s column, when the table prints that year in more than one
+    /// column.
+    fn nearest_twin(&self, o: Operand, other: &Operand) -> Operand {
+        let (Some((row, column)), Some((_, other_column))) = (o.cell, other.cell) else {
+            return o;
+        };
+        let Some(year) = self
+            .schema
+            .cells
+            .iter()
+            .find(|c| c.row == row && c.column == column)
+            .and_then(|c| c.column_year)
+        else {
+            return o;
+        };
+        let twin = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.row == row && c.column != column && c.column_year == Some(year))
+            .min_by_key(|c| c.column.abs_diff(other_column));
+        match twin {
+            Some(c) if c.column.abs_diff(other_column) < column.abs_diff(other_column) => {
+                cell_operand(c)
+            }
+            _ => o,
+        }
     }
 
     /// The value in the anchor's row (or sentence) for `year`.
