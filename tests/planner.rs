@@ -627,3 +627,61 @@ fn a_change_between_two_asked_index_values() {
         &[Num("130.25"), Num("100"), Num("30.25")],
     );
 }
+
+// ------------------------------------------------ scales, products, sums
+
+#[test]
+fn a_text_amount_in_millions_asked_in_thousands() {
+    check(
+        SALES,
+        "the company acquired $ 8.5 million of intangible assets in 2009 .",
+        &["what were the acquired intangible assets in thousands?"],
+        &[Num("8500")],
+    );
+}
+
+#[test]
+fn an_average_asked_in_a_scale_is_still_an_average() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what is the average between them, in millions?",
+        ],
+        &[Num("1500"), Num("1200"), Num("1350")],
+    );
+}
+
+#[test]
+fn a_ratio_times_an_earlier_value() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was the operating income in 2009?",
+            "and in 2008?",
+            "what is the ratio of operating income in 2009 to operating income in 2008?",
+            "what was the 2008 value?",
+            "what is the ratio times the 2008 value?",
+        ],
+        &[Num("300"), Num("240"), Num("1.25"), Num("240"), Num("300")],
+    );
+}
+
+#[test]
+fn including_another_year_adds_the_same_row() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was the number of stores in 2009?",
+            "and in 2008?",
+            "what was, then, the combined total for the two years?",
+            "including 2007, what then becomes this total?",
+            "and what was the average between the three years?",
+        ],
+        &[Num("56"), Num("48"), Num("104"), Num("144"), Num("48")],
+    );
+}

@@ -161,6 +161,8 @@ struct Operand {
     label: String,
     /// Row and column of the table cell it reads, if it reads one.
     cell: Option<(usize, usize)>,
+    /// The scale word its source prints ("million"), if any.
+    scale: Option<String>,
 }
 
 fn normalise_question(q: &str) -> String {
@@ -301,8 +303,15 @@ impl RulesPlanner {
             };
             for trigger in &pattern.triggers {
                 if contains_phrase(haystack, trigger) {
-                    if best.is_none_or(|(p, _, _)| pattern.priority > p) {
-                        best = Some((pattern.priority, *op, trigger.as_str()));
+                    // "what is the average between them, in billions?" is an
+                    // average; only a bare restatement is a scale conversion
+                    let priority = if *op == Operation::Scale {
+                        0
+                    } else {
+                        pattern.priority
+                    };
+                    if best.is_none_or(|(p, _, _)| priority > p) {
+                        best = Some((priority, *op, trigger.as_str()));
                     }
                     break;
                 }
@@ -408,7 +417,31 @@ impl RulesPlanner {
             Operation::Lookup => {
                 let year = r.years.first().copied().or(last_year);
                 let o = g.ground(&metric, year)?;
-                b.add("value", o)
+                // "what was the total, in thousands?" of "$ 8.5 million"
+                let asked = self.asked_scale(&r.text);
+                let printed = o.scale.as_deref().and_then(|w| self.multiplier(w));
+                let v = b.add("value", o);
+                match (printed, asked) {
+                    (Some(from), Some(to)) if from != to => {
+                        let f = b.constant("from_scale", from);
+                        let t = b.constant("to_scale", to);
+                        format!("{v} * {f} / {t}")
+                    }
+                    _ => v,
+                }
+            }
+            Operation::Product if r.constants.is_empty() => {
+                // "what is the ratio times the 2011 value?"
+                let (left, right) = ["times", "multiplied by"]
+                    .iter()
+                    .find_map(|t| r.text.split_once(&format!(" {t} ")))
+                    .ok_or_else(|| PlanError::Unsupported("a product needs two factors".into()))?;
+                let left = strip_ratio_lead(left);
+                let x = self.mention(left, &g, &history, &metric, last_year)?;
+                let y = self.mention(right, &g, &history, &metric, last_year)?;
+                let a = b.add("factor", x);
+                let c = b.add("factor", y);
+                format!("{a} * {c}")
             }
             Operation::Product | Operation::Quotient => {
                 let base = if r.refers || own_metric.is_empty() {
@@ -841,6 +874,22 @@ impl RulesPlanner {
         last_two(history)
     }
 
+    /// The multiplier of a scale word ("million"), from the ontology.
+    fn multiplier(&self, word: &str) -> Option<Decimal> {
+        self.scale_words
+            .iter()
+            .find(|(w, _)| word.contains(w.as_str()))
+            .map(|(_, m)| *m)
+    }
+
+    /// The scale a question asks its answer in: "in thousands".
+    fn asked_scale(&self, text: &str) -> Option<Decimal> {
+        self.scale_words
+            .iter()
+            .find(|(w, _)| text.contains(&format!(" in {w}")))
+            .map(|(_, m)| *m)
+    }
+
     /// The multipliers of an earlier result's scale and of the scale asked for.
     fn scales(&self, last: &TurnResult, question: &str, schema: &Schema) -> (Decimal, Decimal) {
         let multiplier = |text: &str| {
@@ -985,8 +1034,27 @@ impl RulesPlanner {
         {
             if let Some(prev) = history.iter().rev().find(|h| h.metric_type == "sum") {
                 let base = reference_operand(prev);
+                // values asked since that sum: "what is the total sum including all 3 years?"
+                let since: Vec<Operand> = history
+                    .iter()
+                    .filter(|h| h.turn > prev.turn && h.metric_type == "value")
+                    .map(|h| reference_operand(h))
+                    .collect();
                 let extra = if let Some(y) = years.first() {
-                    g.ground(metric, Some(*y))?
+                    // the same row as the values summed, in another year
+                    let row = history
+                        .iter()
+                        .rev()
+                        .filter(|h| h.turn <= prev.turn && h.metric_type == "value")
+                        .find_map(|h| h.variables.first().and_then(|v| v.metric.clone()));
+                    match row.and_then(|label| g.cell_in_row(&label, *y)) {
+                        Some(o) => o,
+                        None => g.ground(metric, Some(*y))?,
+                    }
+                } else if !since.is_empty() && own.iter().all(|w| w == "year" || w == "all") {
+                    let mut terms = vec![base];
+                    terms.extend(since);
+                    return Ok(SumTerms::Values(terms));
                 } else {
                     g.ground(&r.metric, last_year)?
                 };
@@ -1144,6 +1212,7 @@ fn reference_operand(h: &TurnResult) -> Operand {
         year,
         label: h.description.clone(),
         cell: None,
+        scale: None,
     }
 }
 
@@ -1161,6 +1230,7 @@ fn operand_from_used(v: &crate::conversation::UsedValue) -> Operand {
         year: v.year,
         label: v.description.clone(),
         cell: None,
+        scale: None,
     }
 }
 
@@ -1171,6 +1241,7 @@ fn constant_operand(c: Decimal) -> Operand {
         year: None,
         label: c.to_string(),
         cell: None,
+        scale: None,
     }
 }
 
@@ -1509,6 +1580,20 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// The cell of the row labelled `label` for `year`.
+    fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
+        let cells: Vec<&CellEntry> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.row_label == label && c.column_year.or(c.row_year) == Some(year))
+            .collect();
+        match cells.as_slice() {
+            [cell] => Some(cell_operand(cell)),
+            _ => None,
+        }
+    }
+
     /// The value in the anchor's row (or sentence) for `year`.
     fn ground_anchor(&self, mention: &[String], year: Option<i32>) -> Option<Operand> {
         let (words, label) = self.anchor.as_ref()?;
@@ -1697,6 +1782,12 @@ fn cell_operand(cell: &CellEntry) -> Operand {
         year: cell.column_year.or(cell.row_year),
         label: cell.row_label.clone(),
         cell: Some((cell.row, cell.column)),
+        scale: [&cell.column_label, &cell.row_label].iter().find_map(|l| {
+            ["thousand", "million", "billion"]
+                .into_iter()
+                .find(|w| l.contains(&format!("in {w}")))
+                .map(str::to_string)
+        }),
     }
 }
 
@@ -1716,5 +1807,6 @@ fn fact_operand(fact: &FactEntry) -> Operand {
         year: fact.year,
         label: fact.context.clone(),
         cell: None,
+        scale: fact.scale.clone(),
     }
 }
