@@ -685,3 +685,40 @@ fn including_another_year_adds_the_same_row() {
         &[Num("56"), Num("48"), Num("104"), Num("144"), Num("48")],
     );
 }
+
+/// A variance table: years name the first and last rows only.
+const VARIANCE: TableRows = &[
+    &["", "amount ( in millions )"],
+    &["2007 net revenue", "$ 231.0"],
+    &["rider revenue", "3.9"],
+    &["volume/weather", "12.1"],
+    &["other", "5.7"],
+    &["2008 net revenue", "$ 252.7"],
+];
+
+#[test]
+fn years_that_name_rows_do_not_hide_the_other_rows() {
+    check(
+        VARIANCE,
+        "",
+        &[
+            "what was the net revenue in 2008?",
+            "what was the net change in revenue from 2007 to 2008?",
+            "what is the 2008 rider revenue divided by that net change?",
+        ],
+        &[Num("252.7"), Num("21.7"), Num("0.1797235023")],
+    );
+}
+
+#[test]
+fn and_the_total_row_is_a_look_up() {
+    check(
+        REGIONS,
+        "",
+        &[
+            "what was the owned in europe?",
+            "and the total facilities owned?",
+        ],
+        &[Num("25"), Num("80")],
+    );
+}

@@ -327,7 +327,7 @@ impl RulesPlanner {
             op == Operation::Sum && matches!(trigger, "total" | "total of" | "aggregate");
         if weak_sum {
             let several = years.len() >= 2
-                || contains_phrase(&masked, "and")
+                || contains_phrase(masked.strip_prefix(" and").unwrap_or(&masked), "and")
                 || contains_phrase(&text, "these two");
             if !several {
                 op = Operation::Lookup;
@@ -780,7 +780,13 @@ impl RulesPlanner {
                 }
                 let own_part = specific(&part_words);
                 let whole_words = content_words(whole);
-                part_words.extend(whole_words.iter().cloned());
+                let whole_is_earlier = self.names_earlier(whole);
+                if whole_is_earlier {
+                    // "of that long-term debt": its name still says which row
+                    part_words.extend(specific(&whole_words).into_iter().filter(|w| w != "year"));
+                } else {
+                    part_words.extend(whole_words.iter().cloned());
+                }
                 let year = question_numbers(part).0.first().copied().or(year_default);
                 let Ok(mut num) = g.ground(&part_words, year) else {
                     continue;
@@ -798,7 +804,7 @@ impl RulesPlanner {
                         num = o;
                     }
                 }
-                let den = if self.names_earlier(whole) {
+                let den = if whole_is_earlier {
                     Whole::One(self.mention(whole, g, history, metric, year)?)
                 } else if let Some(total) = g.total_for(&num, &whole_words) {
                     total
@@ -1417,6 +1423,9 @@ struct Grounder<'a> {
     /// not among their words).
     row_is_total: Vec<bool>,
     column_is_total: Vec<bool>,
+    /// No column names a year and fewer than half the rows do: those years
+    /// are part of a few rows' names, not the table's period axis.
+    row_years_are_names: bool,
     fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// The question asks for a rate or percentage, so printed percentages fit.
     wants_percent: bool,
@@ -1477,7 +1486,12 @@ impl<'a> Grounder<'a> {
         .iter()
         .any(|w| q.contains(w));
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == "total");
+        let rows_with_years = schema.rows.iter().filter(|(_, y)| y.is_some()).count();
+        let row_years_are_names = schema.columns.iter().all(|(_, y)| y.is_none())
+            && rows_with_years > 0
+            && rows_with_years * 2 < schema.rows.len();
         Self {
+            row_years_are_names,
             row_is_total: schema.rows.iter().map(|(l, _)| is_total(l)).collect(),
             column_is_total: schema.columns.iter().map(|(l, _)| is_total(l)).collect(),
             schema,
@@ -1672,7 +1686,13 @@ impl<'a> Grounder<'a> {
         let col = &self.column_words[cell.column];
         let row_hit = self.overlap(q, row);
         let col_hit = self.overlap(q, col);
-        let mut score = (row_hit + col_hit) / q_weight;
+        // a word the row and the column both carry counts once
+        let hit: f64 = q
+            .iter()
+            .filter(|w| row.iter().chain(col.iter()).any(|l| same_word(l, w)))
+            .map(|w| self.weight(w).max(0.3))
+            .sum();
+        let mut score = hit / q_weight;
         // prefer labels whose words the mention covers
         let row_cover = if row.is_empty() {
             0.0
@@ -1699,6 +1719,15 @@ impl<'a> Grounder<'a> {
             score -= 0.3;
         }
         let cell_year = cell.column_year.or(cell.row_year);
+        if self.row_years_are_names && cell.column_year.is_none() {
+            // "2007 net revenue ... rider revenue ... 2008 net revenue": the
+            // years name a few rows; a year asked does not rule out the others
+            return match (year, cell_year) {
+                (Some(y), Some(cy)) if y == cy => score + 0.5,
+                (Some(_), Some(_)) => score - 1.0,
+                _ => score,
+            };
+        }
         match (year, cell_year) {
             (Some(y), Some(cy)) if y == cy => score += 1.2,
             (Some(_), Some(_)) => score -= 1.5,
