@@ -57,7 +57,6 @@ const STOP_WORDS: &[&str] = &[
     "amount",
     "amounts",
     "number",
-    "total",
     "about",
     "again",
     "there",

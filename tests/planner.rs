@@ -722,3 +722,13 @@ fn and_the_total_row_is_a_look_up() {
         &[Num("25"), Num("80")],
     );
 }
+
+#[test]
+fn one_row_less_another() {
+    check(
+        SALES,
+        "",
+        &["what is net sales less operating income in 2008?"],
+        &[Num("960")],
+    );
+}

@@ -149,6 +149,8 @@ struct Reading {
     refers: bool,
     /// The sum was read from the word "total" alone, which often names a row.
     weak_sum: bool,
+    /// "A less B" with no constant: maybe two mentions to subtract.
+    less: bool,
 }
 
 /// An operand of the formula.
@@ -339,11 +341,13 @@ impl RulesPlanner {
         if op == Operation::Product && constants.is_empty() && !refers {
             op = Operation::Lookup;
         }
-        if op == Operation::Change
-            && matches!(trigger, "less" | "minus" | "subtract")
+        // "what is revenue less net income?" subtracts two mentions; "the
+        // cost less depreciation" may be a row's name
+        let less = op == Operation::Change
+            && matches!(trigger, "less" | "minus")
             && constants.is_empty()
-            && !refers
-        {
+            && !refers;
+        if less {
             op = Operation::Lookup;
         }
         let trigger_words: HashSet<String> = self
@@ -365,6 +369,7 @@ impl RulesPlanner {
             metric,
             refers,
             weak_sum,
+            less,
         }
     }
 
@@ -412,132 +417,146 @@ impl RulesPlanner {
             .iter()
             .rev()
             .find_map(|h| h.variables.iter().rev().find_map(|v| v.year));
+        let less_pair = if r.op == Operation::Lookup && r.less {
+            self.difference_of_mentions(&r, &g)
+        } else {
+            None
+        };
         let mut b = PlanBuilder::default();
-        let formula = match r.op {
-            Operation::Lookup => {
-                let year = r.years.first().copied().or(last_year);
-                let o = g.ground(&metric, year)?;
-                // "what was the total, in thousands?" of "$ 8.5 million"
-                let asked = self.asked_scale(&r.text);
-                let printed = o.scale.as_deref().and_then(|w| self.multiplier(w));
-                let v = b.add("value", o);
-                match (printed, asked) {
-                    (Some(from), Some(to)) if from != to => {
-                        let f = b.constant("from_scale", from);
-                        let t = b.constant("to_scale", to);
-                        format!("{v} * {f} / {t}")
+        let formula = if let Some((x, y)) = less_pair {
+            let n = b.add("new", x);
+            let o = b.add("old", y);
+            format!("{n} - {o}")
+        } else {
+            match r.op {
+                Operation::Lookup => {
+                    let year = r.years.first().copied().or(last_year);
+                    let o = g.ground(&metric, year)?;
+                    // "what was the total, in thousands?" of "$ 8.5 million"
+                    let asked = self.asked_scale(&r.text);
+                    let printed = o.scale.as_deref().and_then(|w| self.multiplier(w));
+                    let v = b.add("value", o);
+                    match (printed, asked) {
+                        (Some(from), Some(to)) if from != to => {
+                            let f = b.constant("from_scale", from);
+                            let t = b.constant("to_scale", to);
+                            format!("{v} * {f} / {t}")
+                        }
+                        _ => v,
                     }
-                    _ => v,
                 }
-            }
-            Operation::Product if r.constants.is_empty() => {
-                // "what is the ratio times the 2011 value?"
-                let (left, right) = ["times", "multiplied by"]
-                    .iter()
-                    .find_map(|t| r.text.split_once(&format!(" {t} ")))
-                    .ok_or_else(|| PlanError::Unsupported("a product needs two factors".into()))?;
-                let left = strip_ratio_lead(left);
-                let x = self.mention(left, &g, &history, &metric, last_year)?;
-                let y = self.mention(right, &g, &history, &metric, last_year)?;
-                let a = b.add("factor", x);
-                let c = b.add("factor", y);
-                format!("{a} * {c}")
-            }
-            Operation::Product | Operation::Quotient => {
-                let base = if r.refers || own_metric.is_empty() {
-                    last_result(&history)?
-                } else {
-                    g.ground(&metric, r.years.first().copied().or(last_year))?
-                };
-                let a = b.add("base", base);
-                let n = r.constants.last().copied().unwrap_or(Decimal::ONE);
-                let c = b.constant("n", n);
-                if r.op == Operation::Product {
+                Operation::Product if r.constants.is_empty() => {
+                    // "what is the ratio times the 2011 value?"
+                    let (left, right) = ["times", "multiplied by"]
+                        .iter()
+                        .find_map(|t| r.text.split_once(&format!(" {t} ")))
+                        .ok_or_else(|| {
+                            PlanError::Unsupported("a product needs two factors".into())
+                        })?;
+                    let left = strip_ratio_lead(left);
+                    let x = self.mention(left, &g, &history, &metric, last_year)?;
+                    let y = self.mention(right, &g, &history, &metric, last_year)?;
+                    let a = b.add("factor", x);
+                    let c = b.add("factor", y);
                     format!("{a} * {c}")
-                } else {
-                    format!("{a} / {c}")
                 }
-            }
-            Operation::Scale => {
-                let last = history.last().ok_or_else(|| {
-                    PlanError::NoEarlierResult("this is the first answered turn".into())
-                })?;
-                let (from, to) = self.scales(last, &r.text, ctx.schema);
-                let a = b.add("base", reference_operand(last));
-                let f = b.constant("from_scale", from);
-                let t = b.constant("to_scale", to);
-                format!("{a} * {f} / {t}")
-            }
-            Operation::Comparison => {
-                let (x, y) = self.comparison_operands(&r, &g, &history, last_year)?;
-                let a = b.add("first", x);
-                let c = b.add("second", y);
-                format!("{a} > {c}")
-            }
-            Operation::Change | Operation::PercentageChange => {
-                match self.change_operands(
-                    &r,
-                    &g,
-                    &history,
-                    &metric,
-                    own_metric.is_empty(),
-                    ctx.schema,
-                )? {
-                    ChangeInputs::Pair(new, old) => {
-                        let n = b.add("new", new);
-                        let o = b.add("old", old);
-                        if r.op == Operation::Change {
-                            format!("{n} - {o}")
-                        } else {
-                            format!("({n} - {o}) / {o}")
+                Operation::Product | Operation::Quotient => {
+                    let base = if r.refers || own_metric.is_empty() {
+                        last_result(&history)?
+                    } else {
+                        g.ground(&metric, r.years.first().copied().or(last_year))?
+                    };
+                    let a = b.add("base", base);
+                    let n = r.constants.last().copied().unwrap_or(Decimal::ONE);
+                    let c = b.constant("n", n);
+                    if r.op == Operation::Product {
+                        format!("{a} * {c}")
+                    } else {
+                        format!("{a} / {c}")
+                    }
+                }
+                Operation::Scale => {
+                    let last = history.last().ok_or_else(|| {
+                        PlanError::NoEarlierResult("this is the first answered turn".into())
+                    })?;
+                    let (from, to) = self.scales(last, &r.text, ctx.schema);
+                    let a = b.add("base", reference_operand(last));
+                    let f = b.constant("from_scale", from);
+                    let t = b.constant("to_scale", to);
+                    format!("{a} * {f} / {t}")
+                }
+                Operation::Comparison => {
+                    let (x, y) = self.comparison_operands(&r, &g, &history, last_year)?;
+                    let a = b.add("first", x);
+                    let c = b.add("second", y);
+                    format!("{a} > {c}")
+                }
+                Operation::Change | Operation::PercentageChange => {
+                    match self.change_operands(
+                        &r,
+                        &g,
+                        &history,
+                        &metric,
+                        own_metric.is_empty(),
+                        ctx.schema,
+                    )? {
+                        ChangeInputs::Pair(new, old) => {
+                            let n = b.add("new", new);
+                            let o = b.add("old", old);
+                            if r.op == Operation::Change {
+                                format!("{n} - {o}")
+                            } else {
+                                format!("({n} - {o}) / {o}")
+                            }
+                        }
+                        ChangeInputs::OfChange(change, old) => {
+                            let c = b.add("change", change);
+                            let o = b.add("old", old);
+                            format!("{c} / {o}")
                         }
                     }
-                    ChangeInputs::OfChange(change, old) => {
-                        let c = b.add("change", change);
-                        let o = b.add("old", old);
-                        format!("{c} / {o}")
+                }
+                Operation::Ratio => {
+                    let (num, den) = self.ratio_operands(&r, &g, &history, &metric, last_year)?;
+                    let n = b.add("part", num);
+                    match den {
+                        Whole::One(den) => {
+                            let d = b.add("whole", den);
+                            format!("{n} / {d}")
+                        }
+                        Whole::Sum(terms) => {
+                            let d: Vec<String> =
+                                terms.into_iter().map(|t| b.add("whole", t)).collect();
+                            format!("{n} / ({})", d.join(" + "))
+                        }
                     }
                 }
-            }
-            Operation::Ratio => {
-                let (num, den) = self.ratio_operands(&r, &g, &history, &metric, last_year)?;
-                let n = b.add("part", num);
-                match den {
-                    Whole::One(den) => {
-                        let d = b.add("whole", den);
-                        format!("{n} / {d}")
-                    }
-                    Whole::Sum(terms) => {
-                        let d: Vec<String> = terms.into_iter().map(|t| b.add("whole", t)).collect();
-                        format!("{n} / ({})", d.join(" + "))
-                    }
-                }
-            }
-            Operation::Sum | Operation::Average => {
-                let terms = match self.sum_operands(&r, &g, &history, &metric, last_year) {
-                    Ok(t) => t,
-                    // "the weighted average discount rate in 2015": a look-up after all
-                    Err(PlanError::Unsupported(_)) => SumTerms::Values(vec![
-                        g.ground(&metric, r.years.first().copied().or(last_year))?
-                    ]),
-                    Err(e) => return Err(e),
-                };
-                let (names, count): (Vec<String>, usize) = match terms {
-                    SumTerms::Values(ops) => {
-                        let n = ops.len();
-                        (ops.into_iter().map(|o| b.add("term", o)).collect(), n)
-                    }
-                    SumTerms::SumResult(o, n) => (vec![b.add("sum", o)], n),
-                };
-                let sum = names.join(" + ");
-                if r.op == Operation::Sum {
-                    sum
-                } else {
-                    let c = b.constant("count", Decimal::from(count as u64));
-                    if names.len() == 1 {
-                        format!("{sum} / {c}")
+                Operation::Sum | Operation::Average => {
+                    let terms = match self.sum_operands(&r, &g, &history, &metric, last_year) {
+                        Ok(t) => t,
+                        // "the weighted average discount rate in 2015": a look-up after all
+                        Err(PlanError::Unsupported(_)) => SumTerms::Values(vec![
+                            g.ground(&metric, r.years.first().copied().or(last_year))?
+                        ]),
+                        Err(e) => return Err(e),
+                    };
+                    let (names, count): (Vec<String>, usize) = match terms {
+                        SumTerms::Values(ops) => {
+                            let n = ops.len();
+                            (ops.into_iter().map(|o| b.add("term", o)).collect(), n)
+                        }
+                        SumTerms::SumResult(o, n) => (vec![b.add("sum", o)], n),
+                    };
+                    let sum = names.join(" + ");
+                    if r.op == Operation::Sum {
+                        sum
                     } else {
-                        format!("({sum}) / {c}")
+                        let c = b.constant("count", Decimal::from(count as u64));
+                        if names.len() == 1 {
+                            format!("{sum} / {c}")
+                        } else {
+                            format!("({sum}) / {c}")
+                        }
                     }
                 }
             }
@@ -570,6 +589,27 @@ impl RulesPlanner {
                 )),
             },
         ))
+    }
+
+    /// "what is revenue less net income?": two different values, each named
+    /// on its side of "less" (or "minus").
+    fn difference_of_mentions(&self, r: &Reading, g: &Grounder<'_>) -> Option<(Operand, Operand)> {
+        let (left, right) = [" less ", " minus "]
+            .iter()
+            .find_map(|w| r.text.split_once(w))?;
+        let left = strip_ratio_lead(left);
+        let (wl, wr) = (content_words(left), content_words(right));
+        if specific(&wl).is_empty() || specific(&wr).is_empty() {
+            return None;
+        }
+        let year = r.years.first().copied();
+        let x = g
+            .ground(&wl, question_numbers(left).0.first().copied().or(year))
+            .ok()?;
+        let y = g
+            .ground(&wr, question_numbers(right).0.first().copied().or(year))
+            .ok()?;
+        (x.spec != y.spec).then_some((x, y))
     }
 
     /// Operands of a change: later and earlier.
