@@ -280,8 +280,13 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             .filter(|r| r.len() == ys.len() && r.iter().all(|k| !listed[*k]))
             .min_by_key(|r| numbers[r[0]].token_index.abs_diff(at));
         if let Some(amounts) = amounts {
+            // every amount of the list shares the words around the whole list
+            let first = numbers[amounts[0]].token_index;
+            let last = numbers[amounts[amounts.len() - 1]].token_index;
+            let context = tokens[first.saturating_sub(12)..(last + 5).min(tokens.len())].join(" ");
             for (k, y) in amounts.iter().zip(&ys) {
                 numbers[*k].year = Some(*y);
+                numbers[*k].context = context.clone();
                 listed[*k] = true;
             }
         }
