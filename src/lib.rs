@@ -17,6 +17,7 @@ pub mod dataset;
 pub mod eval;
 pub mod exec;
 pub mod kg;
+pub mod lexicon;
 pub mod ontology;
 pub mod pipeline;
 pub mod plan;

@@ -56,6 +56,10 @@ enum Command {
         /// The planner that plans each turn.
         #[arg(long, value_enum, default_value = "rules")]
         planner: PlannerKind,
+        /// Match questions against row labels only, not also the learned
+        /// lexicon's synonyms (ontology/lexicon.ttl).
+        #[arg(long)]
+        no_lexicon: bool,
     },
     /// Answer every turn of a dataset, score it against the gold answers and
     /// write a run folder (predictions.jsonl, trace.jsonl, summary.json,
@@ -75,6 +79,10 @@ enum Command {
         /// The planner that plans each turn.
         #[arg(long, value_enum, default_value = "rules")]
         planner: PlannerKind,
+        /// Match questions against row labels only, not also the learned
+        /// lexicon's synonyms (ontology/lexicon.ttl).
+        #[arg(long)]
+        no_lexicon: bool,
     },
     /// Write the TBox and the first conversation's ABox as RDF.
     Kg {
@@ -96,6 +104,34 @@ enum Command {
         /// results formats.
         #[arg(long, value_enum, default_value = "table")]
         format: ResultsOut,
+    },
+    /// Learn the metric lexicon, or check the ontology folder.
+    Ontology {
+        #[command(subcommand)]
+        action: OntologyAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum OntologyAction {
+    /// Learn metric concepts and their synonyms from a dataset's report
+    /// tables and texts (never its questions or answers) and write them as
+    /// SKOS Turtle. The binary compiles ontology/ in: rebuild to use a new
+    /// lexicon.
+    Build {
+        /// A ConvFinQA file whose reports to learn from.
+        dataset: PathBuf,
+        /// Where to write the lexicon.
+        #[arg(long, default_value = "ontology/lexicon.ttl")]
+        out: PathBuf,
+    },
+    /// Validate every Turtle file of an ontology folder: each parses, the
+    /// calculation patterns and the lexicon load, and every fk: class and
+    /// property used is declared with a label and a comment.
+    Check {
+        /// The folder.
+        #[arg(default_value = "ontology")]
+        dir: PathBuf,
     },
 }
 
@@ -152,16 +188,18 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             explain,
             questions,
             planner,
-        } => solve(&file, json, explain, &questions, planner),
+            no_lexicon,
+        } => solve(&file, json, explain, &questions, planner, no_lexicon),
         Command::Eval {
             dataset,
             out,
             limit,
             no_progress,
             planner,
+            no_lexicon,
         } => {
             let examples = load(&dataset)?;
-            let mut planner = make_planner(planner)?;
+            let mut planner = make_planner(planner, no_lexicon)?;
             let options = EvalOptions {
                 out: out.clone(),
                 limit,
@@ -190,12 +228,65 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             sparql,
             format,
         } => query(&file, &sparql, format),
+        Command::Ontology { action } => ontology_command(action),
     }
 }
 
-fn make_planner(kind: PlannerKind) -> Result<Box<dyn Planner>, CliError> {
+fn ontology_command(action: OntologyAction) -> Result<ExitCode, CliError> {
+    match action {
+        OntologyAction::Build { dataset, out } => {
+            let conversations: Vec<Conversation> = load(&dataset)?
+                .into_iter()
+                .map(|e| e.conversation)
+                .collect();
+            let lexicon = finkg::lexicon::learn(&conversations);
+            let source = dataset.display().to_string();
+            let turtle = finkg::lexicon::to_turtle(&lexicon, &source);
+            let concepts = &lexicon.concepts;
+            std::fs::write(&out, turtle)
+                .map_err(|e| CliError(format!("{}: {e}", out.display())))?;
+            let alt: usize = concepts.iter().map(|c| c.alt_labels.len()).sum();
+            println!(
+                "{} concepts with {alt} synonyms from {} reports ({} conversations) written to {} (rebuild to use it)",
+                concepts.len(),
+                lexicon.reports,
+                conversations.len(),
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        OntologyAction::Check { dir } => {
+            let report = finkg::ontology::check_dir(&dir)?;
+            println!(
+                "{}: {} files ({}), {} triples; {} calculation patterns, {} reference phrases, {} scale words, {} lexicon concepts",
+                dir.display(),
+                report.files.len(),
+                report.files.join(", "),
+                report.triples,
+                report.patterns,
+                report.reference_phrases,
+                report.scale_words,
+                report.concepts
+            );
+            if report.differs_from_build {
+                println!("note: the files differ from those this binary was built with; rebuild to use them");
+            }
+            if report.undeclared.is_empty() {
+                println!("every fk: term used is declared with a label and a comment");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                Err(CliError(format!(
+                    "fk: terms used without an rdfs:label and an rdfs:comment: {}",
+                    report.undeclared.join(", ")
+                )))
+            }
+        }
+    }
+}
+
+fn make_planner(kind: PlannerKind, no_lexicon: bool) -> Result<Box<dyn Planner>, CliError> {
     match kind {
-        PlannerKind::Rules => Ok(Box::new(RulesPlanner::new()?)),
+        PlannerKind::Rules => Ok(Box::new(RulesPlanner::new()?.with_lexicon(!no_lexicon))),
     }
 }
 
@@ -217,12 +308,13 @@ fn solve(
     explain: bool,
     questions: &[String],
     planner: PlannerKind,
+    no_lexicon: bool,
 ) -> Result<ExitCode, CliError> {
     let mut examples = load(file)?;
     if !questions.is_empty() {
         examples.truncate(1);
     }
-    let mut planner = make_planner(planner)?;
+    let mut planner = make_planner(planner, no_lexicon)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     for example in &examples {
         let conv = &example.conversation;

@@ -11,14 +11,16 @@ use oxigraph::model::{GraphName, NamedNode, Quad, Term};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
 /// The TBox files, by name, as shipped in `ontology/`.
-pub const TBOX_FILES: [(&str, &str); 3] = [
+pub const TBOX_FILES: [(&str, &str); 4] = [
     ("core.ttl", include_str!("../ontology/core.ttl")),
     ("patterns.ttl", include_str!("../ontology/patterns.ttl")),
     ("shapes.ttl", include_str!("../ontology/shapes.ttl")),
+    ("lexicon.ttl", include_str!("../ontology/lexicon.ttl")),
 ];
 
 /// Errors reading the TBox.
@@ -28,7 +30,7 @@ pub enum OntologyError {
     #[error("ontology/{file} does not parse: {message}")]
     Parse {
         /// The file.
-        file: &'static str,
+        file: String,
         /// The parser's message.
         message: String,
     },
@@ -69,9 +71,18 @@ pub struct Tbox {
     patterns: Vec<CalculationPattern>,
     reference_phrases: Vec<String>,
     scale_words: Vec<(String, Decimal)>,
+    concepts: HashMap<String, String>,
 }
 
 impl Tbox {
+    /// The lexicon concept (IRI) whose key is `key` (see [`crate::lexicon::key`]).
+    pub fn concept_for_key(&self, key: &str) -> Option<&str> {
+        self.concepts.get(key).map(String::as_str)
+    }
+    /// How many concepts the learned lexicon holds.
+    pub fn concept_count(&self) -> usize {
+        self.concepts.len()
+    }
     /// Every TBox quad, in the TBox named graph.
     pub fn quads(&self) -> &[Quad] {
         &self.quads
@@ -97,21 +108,27 @@ pub fn tbox() -> Result<&'static Tbox, OntologyError> {
 }
 
 /// Parses one Turtle text into quads of the TBox graph.
-pub fn parse_turtle(file: &'static str, text: &str) -> Result<Vec<Quad>, OntologyError> {
+pub fn parse_turtle(file: &str, text: &str) -> Result<Vec<Quad>, OntologyError> {
     let graph = GraphName::NamedNode(NamedNode::new_unchecked(vocab::TBOX_GRAPH));
     RdfParser::from_format(RdfFormat::Turtle)
         .with_default_graph(graph)
         .for_slice(text.as_bytes())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| OntologyError::Parse {
-            file,
+            file: file.to_string(),
             message: e.to_string(),
         })
 }
 
 fn load_tbox() -> Result<Tbox, OntologyError> {
+    load_files(TBOX_FILES.iter().map(|(f, t)| (*f, *t)))
+}
+
+/// Parses Turtle files (name, text) into a TBox and reads what the planners
+/// need from it.
+fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbox, OntologyError> {
     let mut quads = Vec::new();
-    for (file, text) in TBOX_FILES {
+    for (file, text) in files {
         quads.extend(parse_turtle(file, text)?);
     }
     let store = Store::new().map_err(|e| OntologyError::Query(e.to_string()))?;
@@ -169,11 +186,99 @@ fn load_tbox() -> Result<Tbox, OntologyError> {
     .into_iter()
     .filter_map(|r| Decimal::from_str(&r[1]).ok().map(|m| (r[0].clone(), m)))
     .collect();
+    let concepts = select(
+        &store,
+        "SELECT ?c ?key WHERE { GRAPH ?g { ?c a skos:Concept ; fk:conceptKey ?key } }",
+    )?
+    .into_iter()
+    .map(|r| (r[1].clone(), r[0].clone()))
+    .collect();
     Ok(Tbox {
         quads,
         patterns,
         reference_phrases,
         scale_words,
+        concepts,
+    })
+}
+
+/// What `finkg ontology check` found in an ontology folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// The Turtle files read, by name.
+    pub files: Vec<String>,
+    /// Triples in all of them.
+    pub triples: usize,
+    /// Calculation patterns.
+    pub patterns: usize,
+    /// Reference phrases.
+    pub reference_phrases: usize,
+    /// Scale words.
+    pub scale_words: usize,
+    /// Concepts of the learned lexicon.
+    pub concepts: usize,
+    /// `fk:` terms used (as a class or a property) without an `rdfs:label`
+    /// and an `rdfs:comment`.
+    pub undeclared: Vec<String>,
+    /// The files differ from those compiled into this binary (rebuild to use them).
+    pub differs_from_build: bool,
+}
+
+/// Validates every `*.ttl` of `dir`: each parses, the calculation patterns
+/// and the lexicon load, and every `fk:` class and property used is declared
+/// with a label and a comment.
+pub fn check_dir(dir: &std::path::Path) -> Result<CheckReport, OntologyError> {
+    let io = |e: std::io::Error| OntologyError::Query(format!("{}: {e}", dir.display()));
+    let mut files: Vec<(String, String)> = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().is_some_and(|e| e == "ttl") {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| OntologyError::Query(format!("{}: {e}", path.display())))?;
+            files.push((name, text));
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(OntologyError::Query(format!(
+            "{}: no .ttl files",
+            dir.display()
+        )));
+    }
+    let tbox = load_files(files.iter().map(|(f, t)| (f.as_str(), t.as_str())))?;
+    let store = Store::new().map_err(|e| OntologyError::Query(e.to_string()))?;
+    store
+        .extend(tbox.quads.iter().cloned())
+        .map_err(|e| OntologyError::Query(e.to_string()))?;
+    let undeclared = select(
+        &store,
+        "SELECT DISTINCT ?t WHERE { GRAPH ?g {
+           { ?s ?t ?o } UNION { ?s a ?t } UNION { ?s rdfs:domain|rdfs:range ?t }
+           FILTER(STRSTARTS(STR(?t), STR(fk:)))
+           FILTER NOT EXISTS { GRAPH ?h { ?t rdfs:label ?l ; rdfs:comment ?c } } } } ORDER BY ?t",
+    )?
+    .into_iter()
+    .map(|r| r[0].clone())
+    .collect();
+    let built: Vec<(String, String)> = TBOX_FILES
+        .iter()
+        .map(|(f, t)| (f.to_string(), t.to_string()))
+        .collect();
+    let mut built_sorted = built.clone();
+    built_sorted.sort();
+    Ok(CheckReport {
+        files: files.iter().map(|(f, _)| f.clone()).collect(),
+        triples: tbox.quads.len(),
+        patterns: tbox.patterns.len(),
+        reference_phrases: tbox.reference_phrases.len(),
+        scale_words: tbox.scale_words.len(),
+        concepts: tbox.concepts.len(),
+        undeclared,
+        differs_from_build: built_sorted != files,
     })
 }
 

@@ -500,3 +500,76 @@ fn top_level_help_lists_the_subcommands() {
         assert!(out.contains(sub), "{out}");
     }
 }
+
+#[test]
+fn ontology_build_learns_a_lexicon_that_check_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["core.ttl", "patterns.ttl", "shapes.ttl"] {
+        std::fs::copy(format!("ontology/{f}"), dir.path().join(f)).unwrap();
+    }
+    let out = dir.path().join("lexicon.ttl");
+    finkg()
+        .args(["ontology", "build", "data/examples.json", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("concepts"));
+    let turtle = std::fs::read_to_string(&out).unwrap();
+    assert!(turtle.contains("skos:ConceptScheme"));
+    finkg()
+        .args(["ontology", "check"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("every fk: term used is declared"));
+}
+
+#[test]
+fn ontology_check_refuses_an_undeclared_term() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["core.ttl", "patterns.ttl", "shapes.ttl", "lexicon.ttl"] {
+        std::fs::copy(format!("ontology/{f}"), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("extra.ttl"),
+        "@prefix fk: <https://w3id.org/finkg/ns#> .\nfk:x fk:undeclaredProperty 1 .\n",
+    )
+    .unwrap();
+    finkg()
+        .args(["ontology", "check"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("undeclaredProperty"));
+    std::fs::write(
+        dir.path().join("extra.ttl"),
+        "@prefix fk: <oops> . fk:x fk:y",
+    )
+    .unwrap();
+    finkg()
+        .args(["ontology", "check"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("extra.ttl"));
+}
+
+#[test]
+fn no_lexicon_is_accepted_by_solve_and_eval() {
+    finkg()
+        .args(["solve", "data/example.json", "--json", "--no-lexicon"])
+        .assert()
+        .success();
+    let dir = tempfile::tempdir().unwrap();
+    finkg()
+        .args([
+            "eval",
+            "data/examples.json",
+            "--no-progress",
+            "--no-lexicon",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+}

@@ -335,3 +335,34 @@ fn the_guard_refuses_what_may_not_run() {
     }
     assert!(GuardedQuery::parse(&format!("{p}ASK {{ ?s fk:value ?v }}")).is_ok());
 }
+
+#[test]
+fn rows_link_to_their_lexicon_concept() {
+    // the shipped lexicon (ontology/lexicon.ttl) has "net revenue" with the
+    // form "net revenues"; a row printed either way names that concept
+    let mut conv = conversation();
+    conv.document.table.rows[0] = row("net revenues ( 1 )", &["$ 1,500", "$ 1,200"]);
+    let kg = KgStore::build(&conv).expect("builds");
+    let rows = select(
+        &kg,
+        "SELECT ?label ?concept ?pref WHERE { GRAPH ?g { ?r a fk:TableRow ; fk:index 0 ; rdfs:label ?label ; fk:concept ?concept }
+           GRAPH ?t { ?concept a skos:Concept ; skos:prefLabel ?pref } }",
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(
+        rows[0]["concept"],
+        Term::NamedNode(NamedNode::new_unchecked(
+            "https://w3id.org/finkg/lexicon#net-revenue"
+        ))
+    );
+    assert_eq!(
+        rows[0]["pref"],
+        Term::Literal(Literal::new_simple_literal("net revenue"))
+    );
+    let schema = Schema::read(&kg).expect("schema");
+    assert!(schema.row_concept_labels[0].contains(&"net revenues".to_string()));
+    assert!(
+        schema.row_concept_labels[2].is_empty(),
+        "restructuring charges has no concept"
+    );
+}

@@ -149,6 +149,12 @@ fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -
         );
         b.add(&row_node, &fk("index"), int(i));
         b.add(&row_node, &fk("table"), page.clone());
+        let concept = crate::ontology::tbox()
+            .ok()
+            .and_then(|t| t.concept_for_key(&crate::lexicon::key(&row.label)));
+        if let Some(concept) = concept {
+            b.add(&row_node, &fk("concept"), node(concept.to_string()));
+        }
         if let [y] = distinct_years(&row.label).as_slice() {
             b.add(&row_node, &fk("year"), year(*y));
         }

@@ -64,6 +64,9 @@ pub struct Schema {
     pub columns: Vec<(String, Option<i32>)>,
     /// Row labels in order, with their years.
     pub rows: Vec<(String, Option<i32>)>,
+    /// For each row, the labels of its lexicon concept (`fk:concept`), if it
+    /// has one: other reports' names for the same metric.
+    pub row_concept_labels: Vec<Vec<String>>,
     /// Cells with a numeric value.
     pub cells: Vec<CellEntry>,
     /// Numbers of the text.
@@ -113,6 +116,18 @@ impl Schema {
             &format!("SELECT ?label ?year WHERE {{ GRAPH {g} {{ ?c a fk:TableRow ; rdfs:label ?label ; fk:index ?i . OPTIONAL {{ ?c fk:year ?year }} }} }} ORDER BY ?i"),
         )? {
             schema.rows.push((text(&r[0]), number(&r[1])));
+        }
+        schema.row_concept_labels = vec![Vec::new(); schema.rows.len()];
+        for r in rows(
+            kg,
+            &format!(
+                "SELECT ?i ?label WHERE {{ GRAPH {g} {{ ?r a fk:TableRow ; fk:index ?i ; fk:concept ?c }}
+                   GRAPH ?t {{ ?c skos:prefLabel|skos:altLabel ?label }} }} ORDER BY ?i ?label"
+            ),
+        )? {
+            if let Some(labels) = number::<usize>(&r[0]).and_then(|i| schema.row_concept_labels.get_mut(i)) {
+                labels.push(text(&r[1]));
+            }
         }
         for r in rows(
             kg,

@@ -92,6 +92,8 @@ pub struct RulesPlanner {
     patterns: Vec<(Operation, &'static CalculationPattern)>,
     reference_phrases: Vec<String>,
     scale_words: Vec<(String, Decimal)>,
+    /// Match question words against the lexicon concepts' labels of rows too.
+    lexicon: bool,
     pending: Option<Phase2>,
 }
 
@@ -108,8 +110,16 @@ impl RulesPlanner {
             patterns,
             reference_phrases: tbox.reference_phrases().to_vec(),
             scale_words: tbox.scale_words().to_vec(),
+            lexicon: true,
             pending: None,
         })
+    }
+
+    /// Whether grounding also matches a row through its lexicon concept's
+    /// labels (on by default).
+    pub fn with_lexicon(mut self, on: bool) -> Self {
+        self.lexicon = on;
+        self
     }
 }
 
@@ -394,7 +404,7 @@ impl RulesPlanner {
                 }
             }
         }
-        let mut g = Grounder::new(ctx.schema, ctx.question);
+        let mut g = Grounder::new(ctx.schema, ctx.question, self.lexicon);
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
         let inherited = inherited_metric(&history);
         let own_metric = specific(&r.metric);
@@ -1458,6 +1468,9 @@ struct Grounder<'a> {
     schema: &'a Schema,
     idf: HashMap<String, f64>,
     row_words: Vec<Vec<String>>,
+    /// Words of each row's lexicon concept labels (other reports' names for
+    /// the row's metric); empty without the lexicon.
+    row_alias_words: Vec<Vec<String>>,
     column_words: Vec<Vec<String>>,
     /// Which rows and columns are totals ("total" is a stop word, so it is
     /// not among their words).
@@ -1475,9 +1488,19 @@ struct Grounder<'a> {
 }
 
 impl<'a> Grounder<'a> {
-    fn new(schema: &'a Schema, question: &str) -> Self {
+    fn new(schema: &'a Schema, question: &str, lexicon: bool) -> Self {
         let row_words: Vec<Vec<String>> =
             schema.rows.iter().map(|(l, _)| content_words(l)).collect();
+        let row_alias_words: Vec<Vec<String>> = (0..schema.rows.len())
+            .map(|i| match schema.row_concept_labels.get(i) {
+                Some(labels) if lexicon => labels
+                    .iter()
+                    .flat_map(|l| content_words(l))
+                    .filter(|w| !row_words[i].contains(w))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
         let column_words: Vec<Vec<String>> = schema
             .columns
             .iter()
@@ -1539,6 +1562,7 @@ impl<'a> Grounder<'a> {
             wants_percent,
             idf,
             row_words,
+            row_alias_words,
             column_words,
             fact_words,
         }
@@ -1727,9 +1751,15 @@ impl<'a> Grounder<'a> {
         let row_hit = self.overlap(q, row);
         let col_hit = self.overlap(q, col);
         // a word the row and the column both carry counts once
+        let alias = &self.row_alias_words[cell.row];
         let hit: f64 = q
             .iter()
-            .filter(|w| row.iter().chain(col.iter()).any(|l| same_word(l, w)))
+            .filter(|w| {
+                row.iter()
+                    .chain(col.iter())
+                    .chain(alias.iter())
+                    .any(|l| same_word(l, w))
+            })
             .map(|w| self.weight(w).max(0.3))
             .sum();
         let mut score = hit / q_weight;
