@@ -73,6 +73,9 @@ pub struct UsedValue {
     /// The year it is about, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i32>,
+    /// The scale word its source prints ("million"), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<String>,
     /// The SPARQL that retrieved it, when it came from the graph.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sparql: Option<String>,

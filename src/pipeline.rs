@@ -4,7 +4,7 @@
 //!
 //! A turn that fails records its reason and the conversation goes on.
 
-use crate::conversation::{ConversationState, TurnResult};
+use crate::conversation::{ConversationState, TurnResult, UsedValue};
 use crate::dataset::Conversation;
 use crate::exec;
 use crate::kg::{GraphStats, KgError, KgStore, Schema};
@@ -129,7 +129,7 @@ impl Session {
                     turn,
                     question: question.to_string(),
                     value: answer,
-                    scale: None,
+                    scale: result_scale(plan.metric_type.as_deref(), &values),
                     description,
                     entity: plan.entity.clone(),
                     metric_type: plan.metric_type.clone().unwrap_or_else(|| "value".into()),
@@ -152,4 +152,26 @@ impl Session {
 
 fn micros(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+/// The scale of a result: its values' common scale word for a look-up, a
+/// change, a sum or an average (whose count does not count); none for a
+/// ratio, a percentage change, a product or a comparison, for a value
+/// converted by constants ("in thousands"), or when its values disagree.
+fn result_scale(metric_type: Option<&str>, values: &[UsedValue]) -> Option<String> {
+    let constants = values.iter().any(|v| v.source == "constant");
+    match metric_type {
+        Some("change" | "sum") if !constants => {}
+        Some("average") => {}
+        Some("value") | None if !constants => {}
+        _ => return None,
+    }
+    let mut scales = values
+        .iter()
+        .filter(|v| v.source != "constant")
+        .map(|v| v.scale.clone());
+    let first = scales.next()??;
+    scales
+        .all(|s| s.as_deref() == Some(first.as_str()))
+        .then_some(first)
 }

@@ -732,3 +732,43 @@ fn one_row_less_another() {
         &[Num("960")],
     );
 }
+
+/// A table in thousands.
+const PRICE: TableRows = &[
+    &["", "( in thousands )"],
+    &["intangible assets", "8,500"],
+    &["goodwill", "3,400"],
+    &["total purchase price", "15,704"],
+];
+
+#[test]
+fn a_ratio_of_millions_to_thousands_converts_scales() {
+    check(
+        PRICE,
+        "the company acquired $ 3.2 million of in-process research and development .",
+        &["what is the ratio of the in-process research and development to the total purchase price?"],
+        &[Num("0.2037697402")],
+    );
+}
+
+#[test]
+fn results_record_the_scale_of_their_source() {
+    let conv = conversation(PRICE, "revenue from services was $ 45.5 million in 2009 .");
+    let mut session = Session::new(&conv).unwrap();
+    let mut planner = RulesPlanner::new().unwrap();
+    let fact = session.ask(&mut planner, "what was the revenue from services in 2009?");
+    assert_eq!(
+        fact.result.as_ref().and_then(|r| r.scale.as_deref()),
+        Some("million")
+    );
+    let cell = session.ask(&mut planner, "what was the goodwill?");
+    assert_eq!(
+        cell.result.as_ref().and_then(|r| r.scale.as_deref()),
+        Some("thousand")
+    );
+    let ratio = session.ask(
+        &mut planner,
+        "what is the ratio of goodwill to the total purchase price?",
+    );
+    assert_eq!(ratio.result.as_ref().map(|r| r.scale.clone()), Some(None));
+}

@@ -118,6 +118,7 @@ fn bind_value(
             source: "constant".into(),
             metric: None,
             year: None,
+            scale: None,
             sparql: None,
         }),
         ValueSpec::Reference(r) => {
@@ -141,6 +142,7 @@ fn bind_value(
                 source: format!("{r}: {}", result.question),
                 metric: result.entity.clone(),
                 year: result.period.as_deref().and_then(|p| p.parse().ok()),
+                scale: result.scale.clone(),
                 sparql: None,
             })
         }
@@ -208,6 +210,7 @@ fn bind_value(
                     .unwrap_or_else(|| "graph".into()),
                 metric: info.as_ref().and_then(|i| i.metric.clone()),
                 year: info.as_ref().and_then(|i| i.year),
+                scale: info.as_ref().and_then(|i| i.scale.clone()),
                 sparql: Some(sparql.clone()),
             })
         }

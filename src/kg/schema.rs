@@ -201,6 +201,18 @@ pub struct SourceInfo {
     pub metric: Option<String>,
     /// The year of the column or row (cells) or of the fact.
     pub year: Option<i32>,
+    /// The scale word the source prints: the fact's ("$ 2.5 million"), or
+    /// the one a cell's column or row label names ("( in thousands )").
+    pub scale: Option<String>,
+}
+
+/// The scale word a label names after "in": "( in thousands )" gives "thousand".
+pub fn label_scale(label: &str) -> Option<String> {
+    let l = label.to_lowercase();
+    ["thousand", "million", "billion"]
+        .into_iter()
+        .find(|w| l.contains(&format!("in {w}")))
+        .map(str::to_string)
 }
 
 /// Describes a cell or text fact node of the page by its IRI.
@@ -226,13 +238,14 @@ pub fn describe_source(kg: &KgStore, iri: &str) -> Result<Option<SourceInfo>, Kg
             ),
             metric: Some(text(&r[0])),
             year: number(&r[4]).or(number(&r[3])),
+            scale: label_scale(&text(&r[1])).or_else(|| label_scale(&text(&r[0]))),
         }));
     }
     let fact = rows(
         kg,
         &format!(
-            "SELECT ?si ?st ?raw ?ctx ?y WHERE {{ GRAPH {g} {{ <{iri}> fk:sentence ?s ; fk:rawValue ?raw ; fk:context ?ctx .
-               ?s fk:index ?si ; fk:text ?st . OPTIONAL {{ <{iri}> fk:year ?y }} }} }}"
+            "SELECT ?si ?st ?raw ?ctx ?y ?scale WHERE {{ GRAPH {g} {{ <{iri}> fk:sentence ?s ; fk:rawValue ?raw ; fk:context ?ctx .
+               ?s fk:index ?si ; fk:text ?st . OPTIONAL {{ <{iri}> fk:year ?y }} OPTIONAL {{ <{iri}> fk:scale ?scale }} }} }}"
         ),
     )?;
     if let Some(r) = fact.first() {
@@ -245,6 +258,7 @@ pub fn describe_source(kg: &KgStore, iri: &str) -> Result<Option<SourceInfo>, Kg
             ),
             metric: Some(text(&r[3])),
             year: number(&r[4]),
+            scale: Some(text(&r[5])).filter(|s| !s.is_empty()),
         }));
     }
     Ok(None)

@@ -335,8 +335,11 @@ impl RulesPlanner {
             .any(|p| contains_phrase(&text, p));
         let mut op = best.map_or(Operation::Lookup, |(_, op, _)| op);
         let trigger = best.map(|(_, _, t)| t).unwrap_or("");
-        let weak_sum =
-            op == Operation::Sum && matches!(trigger, "total" | "total of" | "aggregate");
+        let weak_sum = op == Operation::Sum
+            && matches!(trigger, "total" | "total of" | "aggregate")
+            && !["sum", "combined", "together", "altogether"]
+                .iter()
+                .any(|w| contains_phrase(&masked, w));
         if weak_sum {
             let several = years.len() >= 2
                 || contains_phrase(masked.strip_prefix(" and").unwrap_or(&masked), "and")
@@ -433,6 +436,12 @@ impl RulesPlanner {
             None
         };
         let mut b = PlanBuilder::default();
+        // "A less B" is recorded as a change, which later turns may name
+        let op = if less_pair.is_some() {
+            Operation::Change
+        } else {
+            r.op
+        };
         let formula = if let Some((x, y)) = less_pair {
             let n = b.add("new", x);
             let o = b.add("old", y);
@@ -528,11 +537,21 @@ impl RulesPlanner {
                 }
                 Operation::Ratio => {
                     let (num, den) = self.ratio_operands(&r, &g, &history, &metric, last_year)?;
+                    let part_scale = num.scale.as_deref().and_then(|w| self.multiplier(w));
                     let n = b.add("part", num);
                     match den {
                         Whole::One(den) => {
+                            let whole_scale = den.scale.as_deref().and_then(|w| self.multiplier(w));
                             let d = b.add("whole", den);
-                            format!("{n} / {d}")
+                            match (part_scale, whole_scale) {
+                                // "$ 8.5 million" of a table "( in thousands )"
+                                (Some(p), Some(w)) if p != w => {
+                                    let ps = b.constant("part_scale", p);
+                                    let ws = b.constant("whole_scale", w);
+                                    format!("({n} * {ps}) / ({d} * {ws})")
+                                }
+                                _ => format!("{n} / {d}"),
+                            }
                         }
                         Whole::Sum(terms) => {
                             let d: Vec<String> =
@@ -585,7 +604,7 @@ impl RulesPlanner {
         let plan = Plan {
             values: b.values,
             entity,
-            metric_type: Some(r.op.metric_type().to_string()),
+            metric_type: Some(op.metric_type().to_string()),
             period,
         };
         Ok((
@@ -594,7 +613,7 @@ impl RulesPlanner {
                 formula,
                 reasoning: Some(format!(
                     "rules: {} of {}",
-                    r.op.metric_type(),
+                    op.metric_type(),
                     metric.join(" ")
                 )),
             },
@@ -1161,6 +1180,22 @@ impl RulesPlanner {
                 .ground(metric, years.first().copied().or(last_year))
                 .map(|o| SumTerms::Values(vec![o]));
         }
+        // "what is the total sum?" after a sum and a value asked since: that
+        // sum plus the values asked since
+        if own.is_empty() && years.is_empty() {
+            if let Some(prev) = history.iter().rev().find(|h| h.metric_type == "sum") {
+                let since: Vec<Operand> = history
+                    .iter()
+                    .filter(|h| h.turn > prev.turn && h.metric_type == "value")
+                    .map(|h| reference_operand(h))
+                    .collect();
+                if !since.is_empty() && r.op == Operation::Sum {
+                    let mut terms = vec![reference_operand(prev)];
+                    terms.extend(since);
+                    return Ok(SumTerms::Values(terms));
+                }
+            }
+        }
         // "what is the sum?" — the last two values
         let values: Vec<&&TurnResult> = history
             .iter()
@@ -1268,7 +1303,7 @@ fn reference_operand(h: &TurnResult) -> Operand {
         year,
         label: h.description.clone(),
         cell: None,
-        scale: None,
+        scale: h.scale.clone(),
     }
 }
 
@@ -1286,7 +1321,7 @@ fn operand_from_used(v: &crate::conversation::UsedValue) -> Operand {
         year: v.year,
         label: v.description.clone(),
         cell: None,
-        scale: None,
+        scale: v.scale.clone(),
     }
 }
 
