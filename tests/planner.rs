@@ -772,3 +772,13 @@ fn results_record_the_scale_of_their_source() {
     );
     assert_eq!(ratio.result.as_ref().map(|r| r.scale.clone()), Some(None));
 }
+
+#[test]
+fn a_total_without_one_of_its_parts() {
+    check(
+        REGIONS,
+        "",
+        &["what would the owned facilities be without europe?"],
+        &[Num("55")],
+    );
+}

@@ -430,19 +430,21 @@ impl RulesPlanner {
             .iter()
             .rev()
             .find_map(|h| h.variables.iter().rev().find_map(|v| v.year));
-        let less_pair = if r.op == Operation::Lookup && r.less {
+        let difference_pair = if r.op == Operation::Lookup && r.less {
             self.difference_of_mentions(&r, &g)
+        } else if r.op == Operation::Lookup {
+            self.total_without(&r, &g, last_year)
         } else {
             None
         };
         let mut b = PlanBuilder::default();
-        // "A less B" is recorded as a change, which later turns may name
-        let op = if less_pair.is_some() {
+        // "A less B", "X without Y" are recorded as changes, which later turns may name
+        let op = if difference_pair.is_some() {
             Operation::Change
         } else {
             r.op
         };
-        let formula = if let Some((x, y)) = less_pair {
+        let formula = if let Some((x, y)) = difference_pair {
             let n = b.add("new", x);
             let o = b.add("old", y);
             format!("{n} - {o}")
@@ -639,6 +641,33 @@ impl RulesPlanner {
             .ground(&wr, question_numbers(right).0.first().copied().or(year))
             .ok()?;
         (x.spec != y.spec).then_some((x, y))
+    }
+
+    /// "what would 2005 operating income be without the commercial banking
+    /// segment?": the total the named part belongs to, and the part.
+    fn total_without(
+        &self,
+        r: &Reading,
+        g: &Grounder<'_>,
+        last_year: Option<i32>,
+    ) -> Option<(Operand, Operand)> {
+        let (left, right) = [" without counting ", " without ", " excluding "]
+            .iter()
+            .find_map(|w| r.text.split_once(w))?;
+        let part_words = content_words(right);
+        if specific(&part_words).is_empty() {
+            return None;
+        }
+        let year = r.years.first().copied().or(last_year);
+        // the whole's words say which column the part is read in
+        let left_words = content_words(left);
+        let mut words = part_words.clone();
+        words.extend(specific(&left_words));
+        let part = g.ground(&words, year).ok()?;
+        match g.total_for(&part, &left_words)? {
+            Whole::One(total) => Some((total, part)),
+            Whole::Sum(_) => None,
+        }
     }
 
     /// Operands of a change: later and earlier.
