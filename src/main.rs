@@ -164,6 +164,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let mut planner = make_planner(planner)?;
             let options = EvalOptions {
                 out: out.clone(),
+                dataset: Some(dataset.clone()),
                 limit,
                 progress: !no_progress,
             };

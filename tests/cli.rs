@@ -265,7 +265,44 @@ fn eval_writes_a_run_folder() {
     for line in trace.lines() {
         let v: Value = serde_json::from_str(line).unwrap();
         assert!(v.get("question").is_some() && v.get("answer").is_some());
+        assert!(v["correct"].is_boolean(), "scored after answering: {v}");
     }
+    let first: Value = serde_json::from_str(trace.lines().next().unwrap()).unwrap();
+    assert_number(&first["gold"]["answer"], 1500.0);
+    assert_eq!(first["gold"]["text"], "1500");
+    assert_eq!(first["gold"]["operations"], "lookup");
+    let third: Value = serde_json::from_str(trace.lines().nth(2).unwrap()).unwrap();
+    assert_eq!(third["gold"]["program"], "subtract(1500, 1200)");
+    assert_eq!(third["gold"]["operations"], "subtract");
+
+    let info: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    assert_eq!(info["planner"], "rules");
+    assert_eq!(info["dataset"], path.display().to_string());
+    assert!(info["run_id"].as_str().is_some_and(|id| id.len() > 10));
+    assert!(info["finished"].as_str().is_some_and(|t| t.ends_with('Z')));
+
+    let conversations = std::fs::read_to_string(run.join("conversations.jsonl")).unwrap();
+    let conversations: Vec<Value> = conversations
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(conversations.len(), 2);
+    assert_eq!(conversations[0]["id"], "Test_ACME/2009/page_7.pdf-1");
+    assert_eq!(conversations[0]["turns"], 3);
+    assert!(conversations[0]["graph"]["triples"].as_u64().unwrap() > 0);
+    assert_eq!(conversations[0]["graph"]["observations"], 4);
+    let right: u64 = conversations
+        .iter()
+        .map(|c| c["correct"].as_u64().unwrap())
+        .sum();
+    assert_eq!(right, correct);
+
+    let folder = finkg::eval::RunFolder::read(&run).expect("the run folder reads back");
+    assert_eq!(folder.turns.len(), 5);
+    assert_eq!(folder.conversations.len(), 2);
+    assert!(folder.llm_exchanges.is_empty());
+    assert_eq!(folder.summary.unwrap().turns.total, 5);
 }
 
 #[test]
