@@ -23,7 +23,9 @@
 pub mod folder;
 pub mod score;
 
-pub use folder::{ConversationRecord, GoldRecord, LlmExchange, RunFolder, RunInfo, ScoredTurn};
+pub use folder::{
+    ConversationRecord, FolderError, GoldRecord, LlmExchange, RunFolder, RunInfo, ScoredTurn,
+};
 
 use crate::dataset::{Example, Features, Gold};
 use crate::kg::KgStore;
