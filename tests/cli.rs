@@ -20,7 +20,9 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn finkg() -> Command {
-    Command::cargo_bin("finkg").expect("the finkg binary builds")
+    let mut cmd = Command::cargo_bin("finkg").expect("the finkg binary builds");
+    cmd.env_remove("FINKG_MONGO_URI");
+    cmd
 }
 
 /// A hand-written conversation in the doc/dialogue layout: a small table
@@ -515,7 +517,26 @@ fn wrong_shape_is_an_error() {
 fn subcommand_help_lists_the_options() {
     let cases: &[(&str, &[&str])] = &[
         ("solve", &["--json", "--explain", "--question", "--planner"]),
-        ("eval", &["--out", "--limit", "--no-progress"]),
+        (
+            "eval",
+            &[
+                "--out",
+                "--limit",
+                "--no-progress",
+                "--mongo-uri",
+                "FINKG_MONGO_URI",
+                "--mongo-triples",
+            ],
+        ),
+        (
+            "export",
+            &[
+                "--mongo-uri",
+                "--mongo-triples",
+                "--dataset",
+                "--batch-size",
+            ],
+        ),
         ("kg", &["--format", "turtle", "nquads"]),
         ("query", &["--format", "json", "csv"]),
     ];
@@ -533,7 +554,44 @@ fn subcommand_help_lists_the_options() {
 #[test]
 fn top_level_help_lists_the_subcommands() {
     let out = stdout_of(finkg().arg("--help"));
-    for sub in ["solve", "eval", "kg", "query"] {
+    for sub in ["solve", "eval", "export", "kg", "query"] {
         assert!(out.contains(sub), "{out}");
     }
+}
+
+#[cfg(not(feature = "mongodb"))]
+#[test]
+fn mongodb_export_needs_the_feature() {
+    const REFUSAL: &str =
+        "error: MongoDB export needs the mongodb feature: cargo install/build --features mongodb\n";
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let run = dir.path().join("run");
+    let uri = "mongodb://127.0.0.1:27017/finkg";
+    let mut eval = finkg();
+    eval.arg("eval").arg(&path).arg("--out").arg(&run);
+    let mut from_env = finkg();
+    from_env
+        .arg("eval")
+        .arg(&path)
+        .arg("--out")
+        .arg(&run)
+        .env("FINKG_MONGO_URI", uri);
+    let mut export = finkg();
+    export.arg("export").arg(&run);
+    for cmd in [
+        eval.args(["--mongo-uri", uri]),
+        &mut from_env,
+        export.args(["--mongo-uri", uri]),
+        finkg().arg("export").arg(&run),
+    ] {
+        cmd.assert().code(2).stdout("").stderr(REFUSAL);
+    }
+    assert!(!run.exists(), "refused before running");
+    // the password of a URI in the environment is not shown in help
+    let help = stdout_of(
+        finkg()
+            .args(["eval", "--help"])
+            .env("FINKG_MONGO_URI", "mongodb://u:secret@h/db"),
+    );
+    assert!(!help.contains("secret"), "{help}");
 }
