@@ -25,15 +25,6 @@ pub enum Collection {
 }
 
 impl Collection {
-    /// Every collection, in the order a run is written.
-    pub const ALL: [Collection; 5] = [
-        Collection::Runs,
-        Collection::Turns,
-        Collection::Conversations,
-        Collection::LlmExchanges,
-        Collection::Triples,
-    ];
-
     /// The collection's name in the database.
     pub fn name(self) -> &'static str {
         match self {
