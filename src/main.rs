@@ -169,6 +169,8 @@ enum ResultsOut {
 struct CliError {
     message: String,
     hint: Option<String>,
+    /// Stdout was closed (`finkg kg x.json | head`): not an error.
+    broken_pipe: bool,
 }
 
 impl CliError {
@@ -176,6 +178,7 @@ impl CliError {
         Self {
             message: message.into(),
             hint: None,
+            broken_pipe: false,
         }
     }
 
@@ -188,7 +191,15 @@ impl CliError {
 
 impl<E: std::error::Error + 'static> From<E> for CliError {
     fn from(e: E) -> Self {
-        CliError::new(error_chain(&e))
+        let mut error = CliError::new(error_chain(&e));
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        while let Some(c) = cause {
+            if let Some(io) = c.downcast_ref::<io::Error>() {
+                error.broken_pipe |= io.kind() == io::ErrorKind::BrokenPipe;
+            }
+            cause = c.source();
+        }
+        error
     }
 }
 
@@ -196,8 +207,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
-        Err(CliError { message, hint }) => {
-            if message.contains("Broken pipe") {
+        Err(CliError {
+            message,
+            hint,
+            broken_pipe,
+        }) => {
+            // a closed stdout only; a server's broken pipe is no such case
+            // (the MongoDB driver's errors are shown, not chained)
+            if broken_pipe {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {message}");

@@ -595,3 +595,20 @@ fn mongodb_export_needs_the_feature() {
     );
     assert!(!help.contains("secret"), "{help}");
 }
+
+/// Regression: a closed stdout exits 0 quietly, but only a closed stdout (a
+/// MongoDB server's broken connection once passed for one and hid the error).
+#[test]
+fn a_closed_stdout_is_no_error() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_finkg"))
+        .arg("solve")
+        .arg(data("convfinqa_dev_public.json"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

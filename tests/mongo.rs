@@ -568,6 +568,68 @@ fn an_interrupted_export_resumes_with_every_turn_once() {
 }
 
 #[test]
+fn a_server_lost_during_eval_leaves_a_complete_run_folder_to_export_later() {
+    let mut server = Server::start();
+    let tmp = tempfile::tempdir().unwrap();
+    let run_dir = tmp.path().join("run");
+    let uri = server.uri("lost");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_finkg"))
+        .env_remove("FINKG_MONGO_URI")
+        .arg("eval")
+        .arg(dev_data())
+        .arg("--out")
+        .arg(&run_dir)
+        .args(["--no-progress", "--limit", "30", "--mongo-uri", &uri])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let db = server.db("lost");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while db.count("turns", doc! {}) == 0 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before the server could be stopped"
+        );
+        assert!(Instant::now() < deadline, "the run exported nothing");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    drop(db);
+    server.stop();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stdout.contains("turn accuracy"),
+        "the run went on: {stdout}"
+    );
+    assert!(
+        stderr.contains("incomplete: not exported: the run document,"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("is complete: export it once the server is back with `finkg export"),
+        "{stderr}"
+    );
+    let total = json_lines(&run_dir.join("trace.jsonl")).len() as u64;
+    assert_eq!(json_lines(&run_dir.join("conversations.jsonl")).len(), 30);
+    assert_eq!(
+        json_file(&run_dir.join("summary.json"))["turns"]["total"],
+        total
+    );
+
+    server.restart();
+    let db = server.db("lost");
+    let partial = db.count("turns", doc! {});
+    assert!((1..total).contains(&partial), "{partial} of {total}");
+    succeeds(&mut export(&run_dir, &uri));
+    assert_eq!(counts(&db), [1, 30, total, 0]);
+    let run = db.one("runs", doc! {});
+    assert_eq!(run.get_str("status").unwrap(), "finished");
+}
+
+#[test]
 fn an_unreachable_server_fails_clearly_and_keeps_the_run_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let run_dir = tmp.path().join("run");

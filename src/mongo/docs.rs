@@ -136,7 +136,8 @@ pub fn cost(exchanges: &[LlmExchange]) -> Document {
         "cache_hits": count(exchanges.iter().filter(|e| e.cache_hit).count()),
         "prompt_tokens": sum(|e| e.prompt_tokens),
         "completion_tokens": sum(|e| e.completion_tokens),
-        "usd": exchanges.iter().filter_map(|e| e.cost_usd).sum::<f64>(),
+        // a fold from +0.0: an empty f64 sum is -0.0
+        "usd": exchanges.iter().filter_map(|e| e.cost_usd).fold(0.0, |a, b| a + b),
     }
 }
 

@@ -250,13 +250,20 @@ fn finish(
     }
 }
 
+/// A record as the run folder holds it: written as JSON text and read back,
+/// so that a live export and the export of the folder build the same
+/// documents, float for float (parsing text is not always the exact
+/// inverse of printing a float).
+fn as_written<T: serde::Serialize, U: serde::de::DeserializeOwned>(record: &T) -> Option<U> {
+    serde_json::to_string(record)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+}
+
 fn turn_documents(run_id: &str, turns: &[ScoredTurn<'_>]) -> Vec<(Collection, Document)> {
     turns
         .iter()
-        .filter_map(|t| match serde_json::to_value(t) {
-            Ok(serde_json::Value::Object(map)) => Some(map),
-            _ => None,
-        })
+        .filter_map(as_written::<_, serde_json::Map<String, serde_json::Value>>)
         .map(|line| (Collection::Turns, docs::turn_document(run_id, line)))
         .collect()
 }
@@ -375,7 +382,8 @@ impl RunObserver for MongoObserver {
     }
 
     fn finished(&mut self, run: &RunInfo, summary: &Summary) {
-        let doc = docs::run_document(run, Some(summary), RunStatus::Finished, docs::cost(&[]));
+        let summary: Option<Summary> = as_written(summary);
+        let doc = docs::run_document(run, summary.as_ref(), RunStatus::Finished, docs::cost(&[]));
         self.writer
             .send(Message::Upsert(vec![(Collection::Runs, doc)]));
     }
