@@ -116,7 +116,7 @@ enum Command {
         #[arg(long)]
         dataset: Option<PathBuf>,
         /// Documents per write command.
-        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
         batch_size: u32,
     },
     /// Write the TBox and the first conversation's ABox as RDF.

@@ -54,7 +54,7 @@ pub const DEFAULT_DATABASE: &str = "finkg";
 /// URI sets `serverSelectionTimeoutMS`.
 pub const SERVER_SELECTION_TIMEOUT: Duration = Duration::from_secs(10);
 /// Documents per write command, unless told otherwise.
-pub const DEFAULT_BATCH_SIZE: usize = 500;
+pub const DEFAULT_BATCH_SIZE: usize = 100;
 
 /// Errors of a MongoDB export.
 #[derive(Debug, thiserror::Error)]

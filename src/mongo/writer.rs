@@ -12,21 +12,29 @@
 //! - [`Message::Graph`] replaces one named graph's quads in `triples`
 //!   (delete, then insert): blank-node labels change between processes, so
 //!   upserting quads one by one could not keep one copy.
-//! - The first failure stops the writing: later messages are only counted,
+//! - A command cut off by the network (a lost connection, or the driver
+//!   giving up on a server too busy to answer its heartbeat) is sent once
+//!   more: upserts by key and whole-graph replacements are safe to repeat.
+//! - The next failure stops the writing: later messages are only counted,
 //!   so that [`WriteReport`] says what was not written. The caller's work
 //!   (an evaluation) never waits on the writer until [`Writer::finish`].
 
 use super::docs::{key_filter, Collection};
 use mongodb::bson::{doc, Bson, Document};
+use mongodb::error::ErrorKind;
 use mongodb::options::{ClientOptions, IndexOptions};
 use mongodb::{Client, Database, IndexModel};
 use std::fmt;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// Largest `update` command the writer builds, in bytes of its documents
 /// (a command is one BSON document, at most 16 MiB on MongoDB).
 const MAX_COMMAND_BYTES: usize = 8 * 1024 * 1024;
+
+/// The pause before a command cut off by the network is sent again.
+const RETRY_PAUSE: Duration = Duration::from_millis(500);
 
 /// What the writer is asked to write.
 #[derive(Debug)]
@@ -146,6 +154,19 @@ pub enum WriteError {
     /// The writer's runtime could not start, or its thread died.
     #[error("the MongoDB writer stopped: {0}")]
     Writer(String),
+}
+
+impl WriteError {
+    /// Whether the network cut the command off (worth sending once more).
+    fn is_network(&self) -> bool {
+        match self {
+            WriteError::Driver(e) => matches!(
+                *e.kind,
+                ErrorKind::Io(_) | ErrorKind::ConnectionPoolCleared { .. }
+            ),
+            _ => false,
+        }
+    }
 }
 
 impl From<mongodb::error::Error> for WriteError {
@@ -345,7 +366,13 @@ impl Session {
                     let run = rest.iter().take_while(|(c, _)| c == collection).count();
                     let (same, after) = rest.split_at(run);
                     for chunk in chunks(same, batch_size) {
-                        self.upsert(*collection, chunk).await?;
+                        match self.upsert(*collection, chunk).await {
+                            Err(e) if e.is_network() => {
+                                tokio::time::sleep(RETRY_PAUSE).await;
+                                self.upsert(*collection, chunk).await?;
+                            }
+                            other => other?,
+                        }
                         written.add(*collection, chunk.len());
                         left.remove(*collection, chunk.len());
                     }
@@ -354,22 +381,33 @@ impl Session {
                 Ok(())
             }
             Message::Graph { graph, quads } => {
-                let triples = self.db.collection::<Document>(Collection::Triples.name());
                 if !self.triples_indexed {
                     let key = Collection::Triples.key();
                     create_index(&self.db, Collection::Triples, key, true).await?;
                     self.triples_indexed = true;
                 }
-                triples.delete_many(doc! {"g": &graph}).await?;
-                if !quads.is_empty() {
-                    let n = quads.len();
-                    triples.insert_many(quads).await?;
-                    written.add(Collection::Triples, n);
-                    left.remove(Collection::Triples, n);
+                match self.replace_graph(&graph, &quads).await {
+                    Err(e) if e.is_network() => {
+                        tokio::time::sleep(RETRY_PAUSE).await;
+                        self.replace_graph(&graph, &quads).await?;
+                    }
+                    other => other?,
                 }
+                written.add(Collection::Triples, quads.len());
+                left.remove(Collection::Triples, quads.len());
                 Ok(())
             }
         }
+    }
+
+    /// Deletes a graph's quads, then inserts its new ones.
+    async fn replace_graph(&self, graph: &str, quads: &[Document]) -> Result<(), WriteError> {
+        let triples = self.db.collection::<Document>(Collection::Triples.name());
+        triples.delete_many(doc! {"g": graph}).await?;
+        if !quads.is_empty() {
+            triples.insert_many(quads).await?;
+        }
+        Ok(())
     }
 
     async fn upsert(
