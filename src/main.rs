@@ -542,7 +542,7 @@ mod mongo {
     use finkg::eval::RunFolder;
     use finkg::mongo::{export_folder, ExportOptions, MongoError, MongoObserver, MongoTarget};
     use std::io::Write;
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
     use std::process::ExitCode;
 
     /// The live exporter of `eval`, when a URI is given.
@@ -595,19 +595,19 @@ mod mongo {
         })?;
         let folder = RunFolder::read(run_dir)?;
         let target = MongoTarget::parse(uri)?;
-        let examples =
-            match (
-                triples,
-                dataset
-                    .map(Path::to_path_buf)
-                    .or_else(|| folder.run.dataset.as_ref().map(Into::into)),
-            ) {
-                (false, _) => None,
-                (true, Some(path)) => Some((path.display().to_string(), load(&path)?)),
-                (true, None) => return Err(CliError::new(
-                    "`--mongo-triples` needs the dataset: run.json names none, give `--dataset`",
-                )),
-            };
+        let examples = if triples {
+            let path = dataset
+                .map(Path::to_path_buf)
+                .or_else(|| folder.run.dataset.as_ref().map(PathBuf::from))
+                .ok_or_else(|| {
+                    CliError::new(
+                        "`--mongo-triples` needs the dataset: run.json names none, give `--dataset`",
+                    )
+                })?;
+            Some((path.display().to_string(), load(&path)?))
+        } else {
+            None
+        };
         let options = ExportOptions {
             triples,
             batch_size,
