@@ -11,6 +11,8 @@
 //! - [`conversation`] keeps results with their metadata; [`pipeline`]
 //!   answers a conversation turn by turn; [`trace`] records each turn.
 //! - [`eval`] scores runs and writes run folders.
+//! - `mongo` (with the `mongodb` feature) exports runs to MongoDB, as they
+//!   go or from a run folder.
 
 pub mod conversation;
 pub mod dataset;
@@ -18,6 +20,8 @@ pub mod eval;
 pub mod exec;
 pub mod kg;
 pub mod lexicon;
+#[cfg(feature = "mongodb")]
+pub mod mongo;
 pub mod ontology;
 pub mod pipeline;
 pub mod plan;

@@ -83,6 +83,49 @@ enum Command {
         /// lexicon's synonyms (ontology/lexicon.ttl).
         #[arg(long)]
         no_lexicon: bool,
+        /// Also write the run to MongoDB as it goes
+        /// (`mongodb://HOST:PORT/DB`; needs the `mongodb` feature). If the
+        /// server fails, the run goes on and its folder stays complete, for
+        /// `finkg export` later.
+        #[arg(
+            long,
+            value_name = "URI",
+            env = "FINKG_MONGO_URI",
+            hide_env_values = true
+        )]
+        mongo_uri: Option<String>,
+        /// With --mongo-uri: also write the TBox and each page's ABox to the
+        /// `triples` collection, one document a quad.
+        #[arg(long)]
+        mongo_triples: bool,
+    },
+    /// Export a run folder written by `eval` to MongoDB (needs the `mongodb`
+    /// feature): the run, its conversations, turns and LLM exchanges, one
+    /// document each, upserted by key, so an export can be repeated or
+    /// resumed.
+    Export {
+        /// The run folder (holds run.json, trace.jsonl, conversations.jsonl).
+        run_dir: PathBuf,
+        /// The server and database: `mongodb://HOST:PORT/DB` (DB defaults to
+        /// `finkg`).
+        #[arg(
+            long,
+            value_name = "URI",
+            env = "FINKG_MONGO_URI",
+            hide_env_values = true
+        )]
+        mongo_uri: Option<String>,
+        /// Also write the TBox and each conversation's ABox (rebuilt from the
+        /// dataset) to the `triples` collection, one document a quad.
+        #[arg(long)]
+        mongo_triples: bool,
+        /// The dataset the run answered, for --mongo-triples (default: the
+        /// one named in run.json).
+        #[arg(long)]
+        dataset: Option<PathBuf>,
+        /// Documents per write command.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+        batch_size: u32,
     },
     /// Write the TBox and the first conversation's ABox as RDF.
     Kg {
@@ -157,12 +200,42 @@ enum ResultsOut {
     Tsv,
 }
 
-/// A failure the user should read: the message and its causes.
-struct CliError(String);
+/// A failure the user should read: the message and its causes, and what
+/// to do about it when that is clear.
+struct CliError {
+    message: String,
+    hint: Option<String>,
+    /// Stdout was closed (`finkg kg x.json | head`): not an error.
+    broken_pipe: bool,
+}
+
+impl CliError {
+    fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            hint: None,
+            broken_pipe: false,
+        }
+    }
+
+    #[cfg(feature = "mongodb")]
+    fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
 
 impl<E: std::error::Error + 'static> From<E> for CliError {
     fn from(e: E) -> Self {
-        CliError(error_chain(&e))
+        let mut error = CliError::new(error_chain(&e));
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        while let Some(c) = cause {
+            if let Some(io) = c.downcast_ref::<io::Error>() {
+                error.broken_pipe |= io.kind() == io::ErrorKind::BrokenPipe;
+            }
+            cause = c.source();
+        }
+        error
     }
 }
 
@@ -170,11 +243,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
-        Err(CliError(message)) => {
-            if message.contains("Broken pipe") {
+        Err(CliError {
+            message,
+            hint,
+            broken_pipe,
+        }) => {
+            // a closed stdout only; a server's broken pipe is no such case
+            // (the MongoDB driver's errors are shown, not chained)
+            if broken_pipe {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {message}");
+            if let Some(hint) = hint {
+                eprintln!("\nhint: {hint}");
+            }
             ExitCode::from(2)
         }
     }
@@ -197,20 +279,44 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             no_progress,
             planner,
             no_lexicon,
+            mongo_uri,
+            mongo_triples,
         } => {
+            let mut live = mongo::live(mongo_uri.as_deref(), mongo_triples)?;
             let examples = load(&dataset)?;
             let mut planner = make_planner(planner, no_lexicon)?;
             let options = EvalOptions {
                 out: out.clone(),
+                dataset: Some(dataset.clone()),
                 limit,
                 progress: !no_progress,
             };
-            let summary = eval::run(&examples, planner.as_mut(), &options)?;
+            let summary = match live.as_mut() {
+                Some(observer) => eval::run_with(&examples, planner.as_mut(), &options, observer),
+                None => eval::run(&examples, planner.as_mut(), &options),
+            }?;
             let mut stdout = io::stdout().lock();
             write!(stdout, "{}", eval::report(&summary))?;
             writeln!(stdout, "\nrun folder: {}", out.display())?;
+            if let Some(live) = live {
+                let exported = mongo::finish_live(live, &out)?;
+                writeln!(stdout, "{exported}")?;
+            }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Export {
+            run_dir,
+            mongo_uri,
+            mongo_triples,
+            dataset,
+            batch_size,
+        } => mongo::export(
+            &run_dir,
+            mongo_uri.as_deref(),
+            mongo_triples,
+            dataset.as_deref(),
+            batch_size as usize,
+        ),
         Command::Kg { file, format } => {
             let conversation = first_conversation(&file)?;
             let kg = KgStore::build(&conversation)?;
@@ -244,7 +350,7 @@ fn ontology_command(action: OntologyAction) -> Result<ExitCode, CliError> {
             let turtle = finkg::lexicon::to_turtle(&lexicon, &source);
             let concepts = &lexicon.concepts;
             std::fs::write(&out, turtle)
-                .map_err(|e| CliError(format!("{}: {e}", out.display())))?;
+                .map_err(|e| CliError::new(format!("{}: {e}", out.display())))?;
             let alt: usize = concepts.iter().map(|c| c.alt_labels.len()).sum();
             println!(
                 "{} concepts with {alt} synonyms from {} reports ({} conversations) written to {} (rebuild to use it)",
@@ -275,7 +381,7 @@ fn ontology_command(action: OntologyAction) -> Result<ExitCode, CliError> {
                 println!("every fk: term used is declared with a label and a comment");
                 Ok(ExitCode::SUCCESS)
             } else {
-                Err(CliError(format!(
+                Err(CliError::new(format!(
                     "fk: terms used without an rdfs:label and an rdfs:comment: {}",
                     report.undeclared.join(", ")
                 )))
@@ -299,7 +405,7 @@ fn first_conversation(path: &Path) -> Result<Conversation, CliError> {
         .into_iter()
         .next()
         .map(|e| e.conversation)
-        .ok_or_else(|| CliError(format!("{}: holds no conversation", path.display())))
+        .ok_or_else(|| CliError::new(format!("{}: holds no conversation", path.display())))
 }
 
 fn solve(
@@ -518,5 +624,145 @@ fn show_term(t: &Term) -> String {
     match t {
         Term::Literal(l) => l.value().to_string(),
         other => other.to_string(),
+    }
+}
+
+/// `eval --mongo-uri` and `export`, with the `mongodb` feature.
+#[cfg(feature = "mongodb")]
+mod mongo {
+    use super::{load, CliError};
+    use finkg::eval::RunFolder;
+    use finkg::mongo::{export_folder, ExportOptions, MongoError, MongoObserver, MongoTarget};
+    use std::io::Write;
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+
+    /// The live exporter of `eval`, when a URI is given.
+    pub(crate) fn live(
+        uri: Option<&str>,
+        triples: bool,
+    ) -> Result<Option<MongoObserver>, CliError> {
+        let Some(uri) = uri else {
+            if triples {
+                return Err(CliError::new(
+                    "`--mongo-triples` needs `--mongo-uri` (or FINKG_MONGO_URI)",
+                ));
+            }
+            return Ok(None);
+        };
+        let target = MongoTarget::parse(uri)?;
+        let options = ExportOptions {
+            triples,
+            ..ExportOptions::default()
+        };
+        Ok(Some(MongoObserver::start(&target, &options)))
+    }
+
+    /// Waits for the live export; on failure, says how to export the run later.
+    pub(crate) fn finish_live(live: MongoObserver, out: &Path) -> Result<String, CliError> {
+        live.finish().map(|r| r.to_string()).map_err(|e| {
+            let hint = match &e {
+                MongoError::Incomplete { uri: shown, .. } => format!(
+                    "the run folder `{}` is complete: export it once the server is back with `finkg export {} --mongo-uri '{}'`",
+                    out.display(),
+                    out.display(),
+                    shown
+                ),
+                _ => format!("export the run folder later with `finkg export {}`", out.display()),
+            };
+            CliError::from(e).with_hint(hint)
+        })
+    }
+
+    /// `finkg export RUN_DIR`.
+    pub(crate) fn export(
+        run_dir: &Path,
+        uri: Option<&str>,
+        triples: bool,
+        dataset: Option<&Path>,
+        batch_size: usize,
+    ) -> Result<ExitCode, CliError> {
+        let uri = uri.ok_or_else(|| {
+            CliError::new("`finkg export` needs `--mongo-uri URI` (or FINKG_MONGO_URI)")
+        })?;
+        let folder = RunFolder::read(run_dir)?;
+        let target = MongoTarget::parse(uri)?;
+        let examples = if triples {
+            let path = dataset
+                .map(Path::to_path_buf)
+                .or_else(|| folder.run.dataset.as_ref().map(PathBuf::from))
+                .ok_or_else(|| {
+                    CliError::new(
+                        "`--mongo-triples` needs the dataset: run.json names none, give `--dataset`",
+                    )
+                })?;
+            Some((path.display().to_string(), load(&path)?))
+        } else {
+            None
+        };
+        let options = ExportOptions {
+            triples,
+            batch_size,
+        };
+        let dataset = examples
+            .as_ref()
+            .map(|(name, e)| (name.as_str(), e.as_slice()));
+        let report = export_folder(&folder, &target, &options, dataset).map_err(|e| {
+            let incomplete = matches!(e, MongoError::Incomplete { .. });
+            let error = CliError::from(e);
+            if incomplete {
+                error.with_hint(format!(
+                    "exporting again is safe (documents are upserted by key): once the server is back, run `finkg export {} --mongo-uri '{}'`",
+                    run_dir.display(),
+                    target.shown()
+                ))
+            } else {
+                error
+            }
+        })?;
+        writeln!(std::io::stdout().lock(), "{report}")?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Without the `mongodb` feature: MongoDB options are refused.
+#[cfg(not(feature = "mongodb"))]
+mod mongo {
+    use super::CliError;
+    use finkg::eval::RunObserver;
+    use std::path::Path;
+    use std::process::ExitCode;
+
+    const NEEDS_FEATURE: &str =
+        "MongoDB export needs the mongodb feature: cargo install/build --features mongodb";
+
+    /// Stands for the live exporter; never built.
+    pub(crate) enum Never {}
+
+    impl RunObserver for Never {}
+
+    fn refuse() -> CliError {
+        CliError::new(NEEDS_FEATURE)
+    }
+
+    pub(crate) fn live(uri: Option<&str>, triples: bool) -> Result<Option<Never>, CliError> {
+        if uri.is_some() || triples {
+            return Err(refuse());
+        }
+        Ok(None)
+    }
+
+    pub(crate) fn finish_live(live: Never, _: &Path) -> Result<String, CliError> {
+        match live {}
+    }
+
+    pub(crate) fn export(
+        _: &Path,
+        _: Option<&str>,
+        _: bool,
+        _: Option<&Path>,
+        _: usize,
+    ) -> Result<ExitCode, CliError> {
+        Err(refuse())
     }
 }

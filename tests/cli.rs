@@ -20,7 +20,9 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn finkg() -> Command {
-    Command::cargo_bin("finkg").expect("the finkg binary builds")
+    let mut cmd = Command::cargo_bin("finkg").expect("the finkg binary builds");
+    cmd.env_remove("FINKG_MONGO_URI");
+    cmd
 }
 
 /// A hand-written conversation in the doc/dialogue layout: a small table
@@ -265,7 +267,44 @@ fn eval_writes_a_run_folder() {
     for line in trace.lines() {
         let v: Value = serde_json::from_str(line).unwrap();
         assert!(v.get("question").is_some() && v.get("answer").is_some());
+        assert!(v["correct"].is_boolean(), "scored after answering: {v}");
     }
+    let first: Value = serde_json::from_str(trace.lines().next().unwrap()).unwrap();
+    assert_number(&first["gold"]["answer"], 1500.0);
+    assert_eq!(first["gold"]["text"], "1500");
+    assert_eq!(first["gold"]["operations"], "lookup");
+    let third: Value = serde_json::from_str(trace.lines().nth(2).unwrap()).unwrap();
+    assert_eq!(third["gold"]["program"], "subtract(1500, 1200)");
+    assert_eq!(third["gold"]["operations"], "subtract");
+
+    let info: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    assert_eq!(info["planner"], "rules");
+    assert_eq!(info["dataset"], path.display().to_string());
+    assert!(info["run_id"].as_str().is_some_and(|id| id.len() > 10));
+    assert!(info["finished"].as_str().is_some_and(|t| t.ends_with('Z')));
+
+    let conversations = std::fs::read_to_string(run.join("conversations.jsonl")).unwrap();
+    let conversations: Vec<Value> = conversations
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(conversations.len(), 2);
+    assert_eq!(conversations[0]["id"], "Test_ACME/2009/page_7.pdf-1");
+    assert_eq!(conversations[0]["turns"], 3);
+    assert!(conversations[0]["graph"]["triples"].as_u64().unwrap() > 0);
+    assert_eq!(conversations[0]["graph"]["observations"], 4);
+    let right: u64 = conversations
+        .iter()
+        .map(|c| c["correct"].as_u64().unwrap())
+        .sum();
+    assert_eq!(right, correct);
+
+    let folder = finkg::eval::RunFolder::read(&run).expect("the run folder reads back");
+    assert_eq!(folder.turns.len(), 5);
+    assert_eq!(folder.conversations.len(), 2);
+    assert!(folder.llm_exchanges.is_empty());
+    assert_eq!(folder.summary.unwrap().turns.total, 5);
 }
 
 #[test]
@@ -478,7 +517,26 @@ fn wrong_shape_is_an_error() {
 fn subcommand_help_lists_the_options() {
     let cases: &[(&str, &[&str])] = &[
         ("solve", &["--json", "--explain", "--question", "--planner"]),
-        ("eval", &["--out", "--limit", "--no-progress"]),
+        (
+            "eval",
+            &[
+                "--out",
+                "--limit",
+                "--no-progress",
+                "--mongo-uri",
+                "FINKG_MONGO_URI",
+                "--mongo-triples",
+            ],
+        ),
+        (
+            "export",
+            &[
+                "--mongo-uri",
+                "--mongo-triples",
+                "--dataset",
+                "--batch-size",
+            ],
+        ),
         ("kg", &["--format", "turtle", "nquads"]),
         ("query", &["--format", "json", "csv"]),
     ];
@@ -496,7 +554,7 @@ fn subcommand_help_lists_the_options() {
 #[test]
 fn top_level_help_lists_the_subcommands() {
     let out = stdout_of(finkg().arg("--help"));
-    for sub in ["solve", "eval", "kg", "query"] {
+    for sub in ["solve", "eval", "export", "kg", "query", "ontology"] {
         assert!(out.contains(sub), "{out}");
     }
 }
@@ -572,4 +630,58 @@ fn no_lexicon_is_accepted_by_solve_and_eval() {
         .arg(dir.path())
         .assert()
         .success();
+}
+
+#[cfg(not(feature = "mongodb"))]
+#[test]
+fn mongodb_export_needs_the_feature() {
+    const REFUSAL: &str =
+        "error: MongoDB export needs the mongodb feature: cargo install/build --features mongodb\n";
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let run = dir.path().join("run");
+    let uri = "mongodb://127.0.0.1:27017/finkg";
+    let mut eval = finkg();
+    eval.arg("eval").arg(&path).arg("--out").arg(&run);
+    let mut from_env = finkg();
+    from_env
+        .arg("eval")
+        .arg(&path)
+        .arg("--out")
+        .arg(&run)
+        .env("FINKG_MONGO_URI", uri);
+    let mut export = finkg();
+    export.arg("export").arg(&run);
+    for cmd in [
+        eval.args(["--mongo-uri", uri]),
+        &mut from_env,
+        export.args(["--mongo-uri", uri]),
+        finkg().arg("export").arg(&run),
+    ] {
+        cmd.assert().code(2).stdout("").stderr(REFUSAL);
+    }
+    assert!(!run.exists(), "refused before running");
+    // the password of a URI in the environment is not shown in help
+    let help = stdout_of(
+        finkg()
+            .args(["eval", "--help"])
+            .env("FINKG_MONGO_URI", "mongodb://u:secret@h/db"),
+    );
+    assert!(!help.contains("secret"), "{help}");
+}
+
+/// Regression: a closed stdout exits 0 quietly, but only a closed stdout (a
+/// MongoDB server's broken connection once passed for one and hid the error).
+#[test]
+fn a_closed_stdout_is_no_error() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_finkg"))
+        .arg("solve")
+        .arg(data("convfinqa_dev_public.json"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }

@@ -3,21 +3,36 @@
 //! write a run folder.
 //!
 //! The run folder holds:
+//! - `run.json` — the [`RunInfo`] (run id, start and end, planner, dataset,
+//!   git revision);
 //! - `predictions.jsonl` — one object a turn: `{"id", "turn", "question",
 //!   "answer" (number, "yes"/"no" or null), "error"}`; re-scorable alone;
 //! - `trace.jsonl` — one [`TurnTrace`] a turn (plan, SPARQL, bindings,
-//!   formula, result metadata, timings);
+//!   formula, result metadata, timings) with its `gold` and `correct`
+//!   ([`ScoredTurn`]);
+//! - `conversations.jsonl` — one [`ConversationRecord`] a conversation
+//!   (turns, right turns, graph statistics);
 //! - `summary.json` — the [`Summary`];
 //! - `failures.md` — each miss with its question, answer, gold, plan,
 //!   SPARQL, bindings and formula.
+//!
+//! [`folder`] documents these records and reads a folder back. A
+//! [`RunObserver`] sees the same records as they are written (the MongoDB
+//! export listens this way).
 
+pub mod folder;
 pub mod score;
 
-use crate::dataset::{Example, Gold, GoldAnswer};
+pub use folder::{
+    ConversationRecord, FolderError, GoldRecord, LlmExchange, RunFolder, RunInfo, ScoredTurn,
+};
+
+use crate::dataset::{Example, Features, Gold};
+use crate::kg::KgStore;
 use crate::pipeline::Session;
 use crate::plan::Planner;
 use crate::trace::{error_chain, TurnTrace};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -38,7 +53,7 @@ pub enum EvalError {
 }
 
 /// Right and total, with the accuracy.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tally {
     /// Right answers.
     pub correct: usize,
@@ -57,7 +72,7 @@ impl Tally {
 }
 
 /// What a run scored.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Summary {
     /// The planner used.
     pub planner: String,
@@ -104,6 +119,8 @@ pub fn program_operations(program: &str) -> String {
 pub struct EvalOptions {
     /// The run folder.
     pub out: PathBuf,
+    /// The dataset file, recorded in `run.json`.
+    pub dataset: Option<PathBuf>,
     /// Only the first N conversations.
     pub limit: Option<usize>,
     /// Show a progress bar on stderr.
@@ -119,9 +136,27 @@ struct Prediction<'a> {
     error: Option<&'a str>,
 }
 
+/// Sees a run's records as they are written to the run folder; every
+/// method does nothing unless overridden. An observer cannot fail the run:
+/// it keeps its own failures and reports them when asked.
+pub trait RunObserver {
+    /// The run starts; `run.json` is written.
+    fn started(&mut self, _run: &RunInfo) {}
+    /// A conversation's page graph is built, before its turns are asked.
+    fn graph(&mut self, _conversation_id: &str, _kg: &KgStore) {}
+    /// A conversation is answered and scored; its lines are written.
+    fn conversation(&mut self, _record: &ConversationRecord, _turns: &[ScoredTurn<'_>]) {}
+    /// The run is over; `summary.json` and the final `run.json` are written.
+    fn finished(&mut self, _run: &RunInfo, _summary: &Summary) {}
+}
+
+/// The observer that observes nothing.
+impl RunObserver for () {}
+
 struct Writers {
     predictions: BufWriter<File>,
     trace: BufWriter<File>,
+    conversations: BufWriter<File>,
     failures: BufWriter<File>,
     dir: PathBuf,
 }
@@ -146,17 +181,36 @@ pub fn run(
     planner: &mut dyn Planner,
     options: &EvalOptions,
 ) -> Result<Summary, EvalError> {
+    run_with(examples, planner, options, &mut ())
+}
+
+fn write_json(path: PathBuf, value: &impl Serialize) -> Result<(), EvalError> {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    std::fs::write(&path, text + "\n").map_err(|source| EvalError::Write { path, source })
+}
+
+/// [`run`], showing each record to `observer` as it is written.
+pub fn run_with(
+    examples: &[Example],
+    planner: &mut dyn Planner,
+    options: &EvalOptions,
+    observer: &mut dyn RunObserver,
+) -> Result<Summary, EvalError> {
     let started = std::time::Instant::now();
     std::fs::create_dir_all(&options.out).map_err(|source| EvalError::Write {
         path: options.out.clone(),
         source,
     })?;
+    let mut info = RunInfo::start(planner.name(), options.dataset.as_deref(), options.limit);
+    write_json(options.out.join(folder::files::RUN), &info)?;
     let mut w = Writers {
-        predictions: create(&options.out, "predictions.jsonl")?,
-        trace: create(&options.out, "trace.jsonl")?,
-        failures: create(&options.out, "failures.md")?,
+        predictions: create(&options.out, folder::files::PREDICTIONS)?,
+        trace: create(&options.out, folder::files::TRACE)?,
+        conversations: create(&options.out, folder::files::CONVERSATIONS)?,
+        failures: create(&options.out, folder::files::FAILURES)?,
         dir: options.out.clone(),
     };
+    observer.started(&info);
     writeln!(w.failures, "# Failures\n").map_err(w.io("failures.md"))?;
     let examples: Vec<&Example> = examples
         .iter()
@@ -180,15 +234,26 @@ pub fn run(
     for example in examples {
         let conv = &example.conversation;
         summary.conversations += 1;
+        let mut record = ConversationRecord {
+            id: conv.id.clone(),
+            turns: conv.questions.len(),
+            correct: None,
+            graph: None,
+            error: None,
+        };
         let traces: Vec<TurnTrace> = match Session::new(conv) {
-            Ok(mut session) => conv
-                .questions
-                .iter()
-                .map(|q| session.ask(planner, q))
-                .collect(),
+            Ok(mut session) => {
+                record.graph = Some(session.stats().into());
+                observer.graph(&conv.id, session.kg());
+                conv.questions
+                    .iter()
+                    .map(|q| session.ask(planner, q))
+                    .collect()
+            }
             Err(e) => {
                 summary.failed_conversations += 1;
                 let reason = format!("the page's graph could not be built: {}", error_chain(&e));
+                record.error = Some(reason.clone());
                 conv.questions
                     .iter()
                     .enumerate()
@@ -208,7 +273,14 @@ pub fn run(
                     .collect()
             }
         };
-        record(&mut summary, &mut w, example.gold.as_ref(), &traces)?;
+        let scored = score_turns(example.gold.as_ref(), &traces);
+        record.correct = example
+            .gold
+            .as_ref()
+            .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
+        let features = example.gold.as_ref().map(|g| &g.features);
+        write_conversation(&mut summary, &mut w, &record, &scored, features)?;
+        observer.conversation(&record, &scored);
         bar.inc(1);
         bar.set_message(format!(
             "{:.1}% turns right",
@@ -219,22 +291,59 @@ pub fn run(
     summary.seconds = started.elapsed().as_secs_f64();
     w.predictions.flush().map_err(w.io("predictions.jsonl"))?;
     w.trace.flush().map_err(w.io("trace.jsonl"))?;
+    w.conversations
+        .flush()
+        .map_err(w.io(folder::files::CONVERSATIONS))?;
     w.failures.flush().map_err(w.io("failures.md"))?;
-    let path = options.out.join("summary.json");
-    let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
-    std::fs::write(&path, text).map_err(|source| EvalError::Write { path, source })?;
+    write_json(options.out.join(folder::files::SUMMARY), &summary)?;
+    info.finished = Some(folder::utc_timestamp(std::time::SystemTime::now()));
+    write_json(options.out.join(folder::files::RUN), &info)?;
+    observer.finished(&info, &summary);
     Ok(summary)
 }
 
-fn record(
+/// Each trace with its gold and verdict (gold is read here, after answering).
+fn score_turns<'a>(gold: Option<&Gold>, traces: &'a [TurnTrace]) -> Vec<ScoredTurn<'a>> {
+    traces
+        .iter()
+        .map(|t| {
+            let found = gold.and_then(|gold| {
+                let g = gold.answers.get(t.turn)?;
+                let text = gold.answer_texts.get(t.turn)?;
+                let program = gold.programs.get(t.turn).map(String::as_str);
+                Some((g, GoldRecord::new(g, text, program)))
+            });
+            match found {
+                Some((g, record)) => ScoredTurn {
+                    trace: t,
+                    correct: Some(score::is_correct(t.answer.as_ref(), g, &record.text)),
+                    gold: Some(record),
+                },
+                None => ScoredTurn {
+                    trace: t,
+                    gold: None,
+                    correct: None,
+                },
+            }
+        })
+        .collect()
+}
+
+fn write_conversation(
     summary: &mut Summary,
     w: &mut Writers,
-    gold: Option<&Gold>,
-    traces: &[TurnTrace],
+    record: &ConversationRecord,
+    scored: &[ScoredTurn<'_>],
+    features: Option<&Features>,
 ) -> Result<(), EvalError> {
+    let line = serde_json::to_string(record).unwrap_or_default();
+    writeln!(w.conversations, "{line}").map_err(w.io(folder::files::CONVERSATIONS))?;
     let mut all_right = true;
+    let mut any_scored = false;
+    let no_features = Features::default();
     let mut previous: Option<bool> = None;
-    for t in traces {
+    for s in scored {
+        let t = s.trace;
         let line = serde_json::to_string(&Prediction {
             id: &t.id,
             turn: t.turn,
@@ -244,27 +353,21 @@ fn record(
         })
         .unwrap_or_default();
         writeln!(w.predictions, "{line}").map_err(w.io("predictions.jsonl"))?;
-        writeln!(w.trace, "{}", serde_json::to_string(t).unwrap_or_default())
+        writeln!(w.trace, "{}", serde_json::to_string(s).unwrap_or_default())
             .map_err(w.io("trace.jsonl"))?;
         if t.answer.is_none() {
             summary.unanswered += 1;
         }
-        let Some(gold) = gold else { continue };
-        let (Some(g), Some(text)) = (gold.answers.get(t.turn), gold.answer_texts.get(t.turn))
-        else {
+        let (Some(g), Some(ok)) = (&s.gold, s.correct) else {
             continue;
         };
-        let ok = score::is_correct(t.answer.as_ref(), g, text);
+        any_scored = true;
         all_right &= ok;
         summary.turns.add(ok);
         summary.by_turn.entry(t.turn).or_default().add(ok);
-        let ops = gold
-            .programs
-            .get(t.turn)
-            .map(|p| program_operations(p))
-            .unwrap_or_default();
+        let ops = &g.operations;
         summary.by_operation.entry(ops.clone()).or_default().add(ok);
-        let f = &gold.features;
+        let f = features.unwrap_or(&no_features);
         for (name, flag) in [
             ("has_type2_question", f.has_type2_question),
             ("has_duplicate_columns", f.has_duplicate_columns),
@@ -285,27 +388,21 @@ fn record(
         }
         previous = Some(ok);
         if !ok {
-            write_failure(w, t, g, text, &ops)?;
+            write_failure(w, t, g)?;
         }
     }
-    if gold.is_some() && !traces.is_empty() {
+    if any_scored {
         summary.conversation_accuracy.add(all_right);
     }
     Ok(())
 }
 
-fn write_failure(
-    w: &mut Writers,
-    t: &TurnTrace,
-    gold: &GoldAnswer,
-    text: &str,
-    ops: &str,
-) -> Result<(), EvalError> {
-    let gold = match gold {
-        GoldAnswer::Number(d) => d.to_string(),
-        GoldAnswer::Yes => "yes".into(),
-        GoldAnswer::No => "no".into(),
+fn write_failure(w: &mut Writers, t: &TurnTrace, g: &GoldRecord) -> Result<(), EvalError> {
+    let gold = match g.answer {
+        crate::conversation::Answer::Number(d) => d.to_string(),
+        other => other.to_string(),
     };
+    let (text, ops) = (&g.text, &g.operations);
     let mut s = format!("## {} — turn {}\n\n", t.id, t.turn);
     s.push_str(&format!("- question: {}\n", t.question));
     s.push_str(&format!(
