@@ -14,14 +14,15 @@
 pub mod score;
 
 use crate::dataset::{Example, Gold, GoldAnswer};
-use crate::pipeline::Session;
-use crate::plan::Planner;
-use crate::trace::{error_chain, TurnTrace};
+use crate::pipeline::{Planners, Session};
+use crate::trace::{error_chain, TurnTrace, Usage};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 
 /// Errors of an evaluation run (wrong answers are scores, not errors).
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +84,13 @@ pub struct Summary {
     pub given_previous_wrong: Tally,
     /// Seconds the run took.
     pub seconds: f64,
+    /// Conversations in flight at once (`--jobs`).
+    pub jobs: usize,
+    /// Language-model requests, tokens and cost of the run (null for
+    /// planners that use no model).
+    pub llm: Option<Usage>,
+    /// Why the run stopped before the end (a budget or a time limit), or null.
+    pub stopped: Option<String>,
 }
 
 /// The operations of a gold program: `subtract(60.94, 25.14), divide(#0, 25.14)` → `subtract,divide`.
@@ -140,10 +148,82 @@ impl Writers {
     }
 }
 
+/// What answering one conversation gave.
+struct Outcome {
+    traces: Vec<TurnTrace>,
+    failed_to_load: bool,
+    /// The run had stopped before the conversation began: nothing to record.
+    skipped: bool,
+}
+
+/// Answers one conversation, stopping before a turn once the planners say
+/// the run must stop (the reason goes to `stop`).
+fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String>>) -> Outcome {
+    let conv = &example.conversation;
+    let stopped = |planners: &Planners| {
+        let reason = planners.stop_reason();
+        let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
+        if guard.is_none() {
+            guard.clone_from(&reason);
+        }
+        guard.is_some()
+    };
+    if stopped(planners) {
+        return Outcome {
+            traces: Vec::new(),
+            failed_to_load: false,
+            skipped: true,
+        };
+    }
+    match Session::new(conv) {
+        Ok(mut session) => {
+            let mut traces = Vec::new();
+            for q in &conv.questions {
+                if stopped(planners) {
+                    break;
+                }
+                traces.push(session.ask_with(planners, q));
+            }
+            stopped(planners);
+            Outcome {
+                traces,
+                failed_to_load: false,
+                skipped: false,
+            }
+        }
+        Err(e) => {
+            let reason = format!("the page's graph could not be built: {}", error_chain(&e));
+            let name = planners.primary.name();
+            let traces = conv
+                .questions
+                .iter()
+                .enumerate()
+                .map(|(turn, q)| {
+                    let mut t = TurnTrace::new(&conv.id, turn, q, name);
+                    t.error = Some(reason.clone());
+                    t
+                })
+                .collect();
+            Outcome {
+                traces,
+                failed_to_load: true,
+                skipped: false,
+            }
+        }
+    }
+}
+
 /// Answers every turn of `examples`, scores, and writes the run folder.
+///
+/// Each element of `workers` answers one conversation at a time on its own
+/// thread, so `workers.len()` conversations are in flight at once; the
+/// turns of a conversation stay in order and the run folder lists the
+/// conversations in the dataset's order. Once a planner says the run must
+/// stop (a budget or a time limit), no further turn is asked; what was
+/// answered is scored and written, and [`Summary::stopped`] says why.
 pub fn run(
     examples: &[Example],
-    planner: &mut dyn Planner,
+    workers: Vec<Planners>,
     options: &EvalOptions,
 ) -> Result<Summary, EvalError> {
     let started = std::time::Instant::now();
@@ -174,48 +254,61 @@ pub fn run(
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let mut summary = Summary {
-        planner: planner.name().to_string(),
+        planner: workers.first().map(Planners::name).unwrap_or_default(),
+        jobs: workers.len(),
         ..Summary::default()
     };
-    for example in examples {
-        let conv = &example.conversation;
-        summary.conversations += 1;
-        let traces: Vec<TurnTrace> = match Session::new(conv) {
-            Ok(mut session) => conv
-                .questions
-                .iter()
-                .map(|q| session.ask(planner, q))
-                .collect(),
-            Err(e) => {
-                summary.failed_conversations += 1;
-                let reason = format!("the page's graph could not be built: {}", error_chain(&e));
-                conv.questions
-                    .iter()
-                    .enumerate()
-                    .map(|(turn, q)| TurnTrace {
-                        id: conv.id.clone(),
-                        turn,
-                        question: q.clone(),
-                        planner: planner.name().to_string(),
-                        answer: None,
-                        error: Some(reason.clone()),
-                        plan: None,
-                        formula: None,
-                        values: Vec::new(),
-                        result: None,
-                        timings_us: Default::default(),
-                    })
-                    .collect()
+    let next = AtomicUsize::new(0);
+    let stop: Mutex<Option<String>> = Mutex::new(None);
+    let mut written: Result<(), EvalError> = Ok(());
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+        for mut planners in workers {
+            let tx = tx.clone();
+            let (next, stop, examples) = (&next, &stop, &examples);
+            scope.spawn(move || loop {
+                if stop.lock().map(|s| s.is_some()).unwrap_or(true) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(example) = examples.get(i) else {
+                    break;
+                };
+                let outcome = answer(example, &mut planners, stop);
+                if tx.send((i, outcome)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
+        let mut next_record = 0;
+        for (i, outcome) in rx {
+            pending.insert(i, outcome);
+            while let Some(outcome) = pending.remove(&next_record) {
+                next_record += 1;
+                if written.is_err() || outcome.skipped {
+                    continue;
+                }
+                summary.conversations += 1;
+                summary.failed_conversations += usize::from(outcome.failed_to_load);
+                let gold = examples[next_record - 1].gold.as_ref();
+                written = record(&mut summary, &mut w, gold, &outcome.traces);
+                if written.is_err() {
+                    let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
+                    guard.get_or_insert_with(|| "the run folder could not be written".into());
+                }
+                bar.inc(1);
+                bar.set_message(format!(
+                    "{:.1}% turns right",
+                    100.0 * summary.turns.accuracy
+                ));
             }
-        };
-        record(&mut summary, &mut w, example.gold.as_ref(), &traces)?;
-        bar.inc(1);
-        bar.set_message(format!(
-            "{:.1}% turns right",
-            100.0 * summary.turns.accuracy
-        ));
-    }
+        }
+    });
+    written?;
     bar.finish_and_clear();
+    summary.stopped = stop.into_inner().unwrap_or_else(|e| e.into_inner());
     summary.seconds = started.elapsed().as_secs_f64();
     w.predictions.flush().map_err(w.io("predictions.jsonl"))?;
     w.trace.flush().map_err(w.io("trace.jsonl"))?;
@@ -246,6 +339,9 @@ fn record(
         writeln!(w.predictions, "{line}").map_err(w.io("predictions.jsonl"))?;
         writeln!(w.trace, "{}", serde_json::to_string(t).unwrap_or_default())
             .map_err(w.io("trace.jsonl"))?;
+        if let Some(u) = &t.usage {
+            summary.llm.get_or_insert_with(Usage::default).add(u);
+        }
         if t.answer.is_none() {
             summary.unanswered += 1;
         }
@@ -353,6 +449,12 @@ pub fn report(summary: &Summary) -> String {
         "unanswered turns: {}; conversations that failed to load: {}; {:.2} s\n",
         summary.unanswered, summary.failed_conversations, summary.seconds
     ));
+    if let Some(u) = &summary.llm {
+        s.push_str(&format!("llm: {u}\n"));
+    }
+    if let Some(reason) = &summary.stopped {
+        s.push_str(&format!("stopped early: {reason}\n"));
+    }
     s.push_str(&format!(
         "after a right turn:    {}\n",
         pct(&summary.given_previous_right)
