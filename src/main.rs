@@ -74,7 +74,8 @@ struct PlannerArgs {
 struct LlmArgs {
     /// Base URL of the OpenAI-compatible API, up to `/v1`: OpenAI,
     /// a vLLM or llama.cpp server (`http://127.0.0.1:8000/v1`), Ollama
-    /// (`http://127.0.0.1:11434/v1`), LM Studio, a gateway.
+    /// (`http://127.0.0.1:11434/v1`), LM Studio, a gateway. The API key,
+    /// if the server needs one, is read from OPENAI_API_KEY.
     #[arg(
         long,
         env = "OPENAI_BASE_URL",
@@ -82,10 +83,10 @@ struct LlmArgs {
     )]
     llm_base_url: String,
     /// The model name the server knows.
-    #[arg(long, env = "FINKG_LLM_MODEL")]
+    #[arg(long, value_name = "MODEL", env = "FINKG_LLM_MODEL")]
     llm_model: Option<String>,
     /// Sampling temperature.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, value_name = "T", default_value_t = 0.0)]
     llm_temperature: f64,
     /// `max_tokens` of each request (the server's default when not given).
     #[arg(long, value_name = "N")]
@@ -164,7 +165,8 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Show each turn's plan, SPARQL, bindings with their source cell or
-        /// sentence, and formula.
+        /// sentence, and formula; with `--planner llm`, every exchange with
+        /// the model too (prompt, reply, tokens, latency, retries, cache hit).
         #[arg(long)]
         explain: bool,
         /// Ask this question (repeatable) over the file's first conversation
