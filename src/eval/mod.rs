@@ -1,6 +1,7 @@
 //! Evaluation runs: answer every turn of a dataset, score against gold
 //! ([`score`], the only reader of gold), print accuracy with breakdowns and
-//! write a run folder.
+//! write a run folder. Several conversations may be in flight at once
+//! (`--jobs`), one worker thread a set of [`Planners`].
 //!
 //! The run folder holds:
 //! - `predictions.jsonl` — one object a turn: `{"id", "turn", "question",
