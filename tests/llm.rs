@@ -849,6 +849,26 @@ fn a_broken_template_stops_with_its_name_and_line() {
 }
 
 #[test]
+fn a_rejected_key_stops_the_run() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![Reply::status(401, r#"{"error": "invalid api key"}"#)]);
+    let out = solve(&server, &page(&dir), &["--no-llm-cache"]).success();
+    let turns = lines(&out.get_output().stdout);
+    assert_eq!(turns.len(), 1, "no turn is asked after the key was refused");
+    let error = turns[0]["error"].as_str().unwrap();
+    assert!(
+        error.contains("answered HTTP 401: {\"error\": \"invalid api key\"}"),
+        "{error}"
+    );
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("stopped early: no further request is made after:"),
+        "{stderr}"
+    );
+    assert_eq!(server.received().len(), 1);
+}
+
+#[test]
 fn the_llm_planner_needs_a_model() {
     let dir = TempDir::new().unwrap();
     let out = finkg()

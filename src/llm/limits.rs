@@ -78,13 +78,15 @@ impl Deadline {
     }
 }
 
-/// The run's clock, budget and spending.
+/// The run's clock, budget and spending, and whether a failure no retry
+/// can mend (a rejected key, an unknown model) has halted it.
 #[derive(Debug)]
 pub struct RunLimits {
     started: Instant,
     time_limit: Option<Duration>,
     budget: Option<f64>,
     spent: Mutex<f64>,
+    halted: Mutex<Option<String>>,
 }
 
 impl RunLimits {
@@ -95,7 +97,17 @@ impl RunLimits {
             time_limit,
             budget,
             spent: Mutex::new(0.0),
+            halted: Mutex::new(None),
         }
+    }
+
+    /// Refuses every further request: the server said something no retry
+    /// will change for any turn (HTTP 401, 403 or 404).
+    pub fn halt(&self, reason: String) {
+        self.halted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(reason);
     }
 
     /// US dollars spent so far.
@@ -118,6 +130,14 @@ impl RunLimits {
 
     /// Refuses a new request once the budget is spent or the run's time is up.
     pub fn check(&self) -> Result<(), LlmError> {
+        if let Some(reason) = self
+            .halted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+        {
+            return Err(LlmError::Halted(reason));
+        }
         if let Some(budget) = self.budget {
             let spent = self.spent();
             if spent >= budget {
@@ -176,5 +196,8 @@ mod tests {
         assert!(reason.contains("budget"), "{reason}");
         let limits = RunLimits::new(Some(Duration::ZERO), None);
         assert!(limits.stop_reason().unwrap().contains("time limit"));
+        let limits = RunLimits::new(None, None);
+        limits.halt("HTTP 401".into());
+        assert!(limits.stop_reason().unwrap().contains("HTTP 401"));
     }
 }

@@ -187,6 +187,9 @@ pub enum LlmError {
         /// Spent so far.
         spent: f64,
     },
+    /// An earlier request failed in a way no retry mends for any turn.
+    #[error("no further request is made after: {0}")]
+    Halted(String),
     /// The model gave no usable reply within the allowed repairs.
     #[error("no usable {phase} reply after {replies} replies; last error: {error}")]
     Unusable {

@@ -152,6 +152,13 @@ impl LlmPlanner {
             Err(failure) => {
                 record.retries = failure.retries;
                 record.error = Some(error_chain(&failure.error));
+                if let LlmError::Status {
+                    status: 401 | 403 | 404,
+                    ..
+                } = failure.error
+                {
+                    self.shared.limits.halt(error_chain(&failure.error));
+                }
                 self.exchanges.push(record);
                 Err(failure.error)
             }
