@@ -579,6 +579,11 @@ fn the_budget_stops_a_run_cleanly() {
         [json!(1500), json!(1200)],
         "what was answered is kept"
     );
+    let trace = std::fs::read_to_string(out_dir.join("trace.jsonl")).unwrap();
+    let trace = lines(trace.as_bytes());
+    let prompt = trace[1]["llm"][0]["prompt"].as_str().unwrap();
+    assert!(prompt.contains("and in 2008?"), "{prompt}");
+    assert_eq!(trace[1]["usage"]["prompt_tokens"], 100);
     let summary: Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
             .unwrap();
