@@ -10,6 +10,9 @@
 //!   binds values and evaluates formulas exactly.
 //! - [`conversation`] keeps results with their metadata; [`pipeline`]
 //!   answers a conversation turn by turn; [`trace`] records each turn.
+//! - [`llm`] is the other planner behind the same contract: prompts, a
+//!   chat-completions client, a reply cache; the only module that touches
+//!   the network.
 //! - [`eval`] scores runs and writes run folders.
 //! - `mongo` (with the `mongodb` feature) exports runs to MongoDB, as they
 //!   go or from a run folder.
@@ -20,6 +23,7 @@ pub mod eval;
 pub mod exec;
 pub mod kg;
 pub mod lexicon;
+pub mod llm;
 #[cfg(feature = "mongodb")]
 pub mod mongo;
 pub mod ontology;

@@ -5,18 +5,21 @@
 //! `{"id": "...", "turn": 0, "question": "...", "answer": 60.94, "error": null}`
 //! (`answer` a number, "yes"/"no" or null; `error` null or the reason).
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use finkg::dataset::{self, Conversation, Example};
 use finkg::eval::{self, EvalOptions};
 use finkg::kg::{ExportFormat, GuardedQuery, KgStore, QueryOutput};
-use finkg::pipeline::Session;
+use finkg::llm::{LlmConfig, LlmPlanner, LlmShared};
+use finkg::pipeline::{Planners, Session};
 use finkg::plan::{Planner, RulesPlanner};
-use finkg::trace::{error_chain, TurnTrace};
+use finkg::trace::{error_chain, TurnTrace, Usage};
 use oxigraph::model::{Term, Variable};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Answers conversational numerical questions about financial report pages
 /// by turning each page into an RDF knowledge graph and planning every
@@ -29,10 +32,126 @@ struct Cli {
 }
 
 /// Which planner turns questions into plans.
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum PlannerKind {
     /// Deterministic rules read from the ontology: offline, free, instant.
     Rules,
+    /// A language model behind an OpenAI-compatible chat-completions API
+    /// (see the LLM options).
+    Llm,
+}
+
+/// The planner a failed turn falls back to.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FallbackKind {
+    /// The rules planner.
+    Rules,
+}
+
+/// Which planner plans the turns, and its settings.
+#[derive(Args, Clone)]
+struct PlannerArgs {
+    /// The planner that plans each turn. `llm` calls the network; nothing
+    /// else does.
+    #[arg(long, value_enum, default_value = "rules")]
+    planner: PlannerKind,
+    /// When the LLM planner fails a turn, let this planner answer it; the
+    /// trace keeps the LLM's exchanges and says why (`fallback`).
+    #[arg(long, value_enum, value_name = "PLANNER")]
+    fallback: Option<FallbackKind>,
+    /// Match questions against row labels only, not also the learned
+    /// lexicon's synonyms (ontology/lexicon.ttl).
+    #[arg(long)]
+    no_lexicon: bool,
+    #[command(flatten)]
+    llm: LlmArgs,
+}
+
+/// Settings of the LLM planner. The API key is read from `OPENAI_API_KEY`
+/// (optional: local servers need none).
+#[derive(Args, Clone)]
+#[command(next_help_heading = "LLM planner (--planner llm)")]
+struct LlmArgs {
+    /// Base URL of the OpenAI-compatible API, up to `/v1`: OpenAI,
+    /// a vLLM or llama.cpp server (`http://127.0.0.1:8000/v1`), Ollama
+    /// (`http://127.0.0.1:11434/v1`), LM Studio, a gateway. The API key,
+    /// if the server needs one, is read from OPENAI_API_KEY.
+    #[arg(
+        long,
+        env = "OPENAI_BASE_URL",
+        default_value = "https://api.openai.com/v1"
+    )]
+    llm_base_url: String,
+    /// The model name the server knows.
+    #[arg(long, value_name = "MODEL", env = "FINKG_LLM_MODEL")]
+    llm_model: Option<String>,
+    /// Sampling temperature.
+    #[arg(long, value_name = "T", default_value_t = 0.0)]
+    llm_temperature: f64,
+    /// `max_tokens` of each request (the server's default when not given).
+    #[arg(long, value_name = "N")]
+    llm_max_tokens: Option<u32>,
+    /// Do not ask for `response_format: json_object` (for servers that
+    /// refuse it); the reply is still read as JSON.
+    #[arg(long)]
+    llm_no_json_mode: bool,
+    /// Time limit of one HTTP request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    llm_timeout: f64,
+    /// Retries of a request after a timeout, a connection error, 429 or
+    /// 5xx, with exponential backoff and jitter (`Retry-After` honoured).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    llm_retries: u32,
+    /// First backoff delay in milliseconds; it doubles each retry (up to 30 s).
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    llm_backoff_ms: u64,
+    /// Unusable replies (not JSON, missing fields, a refused SPARQL or
+    /// one that binds nothing, a formula that does not parse) sent back to
+    /// the model with their error before the turn fails.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    llm_repairs: u32,
+    /// The reply cache folder [default: $XDG_CACHE_HOME/finkg/llm or
+    /// ~/.cache/finkg/llm]. A rerun of the same prompts is answered from it
+    /// without a request.
+    #[arg(long, value_name = "DIR")]
+    llm_cache: Option<PathBuf>,
+    /// Neither read nor write the reply cache.
+    #[arg(long, conflicts_with = "llm_cache")]
+    no_llm_cache: bool,
+    /// A folder of edited prompt templates (system.j2, phase1.j2,
+    /// phase2.j2, repair.j2) to use instead of the built-in ones.
+    #[arg(long, value_name = "DIR", env = "FINKG_PROMPTS")]
+    llm_prompts: Option<PathBuf>,
+    /// Wall-clock limit of one turn (both phases, retries included), in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    llm_turn_time_limit: Option<f64>,
+    /// Wall-clock limit of the whole run, in seconds: no request starts
+    /// after it and the run stops, keeping what was answered.
+    #[arg(long, value_name = "SECONDS")]
+    llm_run_time_limit: Option<f64>,
+    /// Price of a million prompt tokens, in US dollars.
+    #[arg(
+        long,
+        value_name = "USD",
+        env = "FINKG_LLM_PRICE_INPUT",
+        default_value_t = 0.0
+    )]
+    llm_price_input: f64,
+    /// Price of a million completion tokens, in US dollars.
+    #[arg(
+        long,
+        value_name = "USD",
+        env = "FINKG_LLM_PRICE_OUTPUT",
+        default_value_t = 0.0
+    )]
+    llm_price_output: f64,
+    /// Stop the run once this many US dollars are spent (at the prices
+    /// above); what was answered is kept.
+    #[arg(long, value_name = "USD")]
+    llm_budget: Option<f64>,
+    /// At most N requests a minute across the run (all `--jobs`).
+    #[arg(long, value_name = "N")]
+    llm_rpm: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -46,20 +165,16 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Show each turn's plan, SPARQL, bindings with their source cell or
-        /// sentence, and formula.
+        /// sentence, and formula; with `--planner llm`, every exchange with
+        /// the model too (prompt, reply, tokens, latency, retries, cache hit).
         #[arg(long)]
         explain: bool,
         /// Ask this question (repeatable) over the file's first conversation
         /// instead of the file's own questions.
         #[arg(long = "question", value_name = "QUESTION")]
         questions: Vec<String>,
-        /// The planner that plans each turn.
-        #[arg(long, value_enum, default_value = "rules")]
-        planner: PlannerKind,
-        /// Match questions against row labels only, not also the learned
-        /// lexicon's synonyms (ontology/lexicon.ttl).
-        #[arg(long)]
-        no_lexicon: bool,
+        #[command(flatten)]
+        planner: PlannerArgs,
     },
     /// Answer every turn of a dataset, score it against the gold answers and
     /// write a run folder (predictions.jsonl, trace.jsonl, summary.json,
@@ -76,13 +191,12 @@ enum Command {
         /// Hide the progress bar.
         #[arg(long)]
         no_progress: bool,
-        /// The planner that plans each turn.
-        #[arg(long, value_enum, default_value = "rules")]
-        planner: PlannerKind,
-        /// Match questions against row labels only, not also the learned
-        /// lexicon's synonyms (ontology/lexicon.ttl).
-        #[arg(long)]
-        no_lexicon: bool,
+        /// Conversations in flight at once; the turns of a conversation stay
+        /// in order and the run folder keeps the dataset's order.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
+        #[command(flatten)]
+        planner: PlannerArgs,
         /// Also write the run to MongoDB as it goes
         /// (`mongodb://HOST:PORT/DB`; needs the `mongodb` feature). If the
         /// server fails, the run goes on and its folder stays complete, for
@@ -270,21 +384,23 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             explain,
             questions,
             planner,
-            no_lexicon,
-        } => solve(&file, json, explain, &questions, planner, no_lexicon),
+        } => solve(&file, json, explain, &questions, &planner),
         Command::Eval {
             dataset,
             out,
             limit,
             no_progress,
+            jobs,
             planner,
-            no_lexicon,
             mongo_uri,
             mongo_triples,
         } => {
             let mut live = mongo::live(mongo_uri.as_deref(), mongo_triples)?;
             let examples = load(&dataset)?;
-            let mut planner = make_planner(planner, no_lexicon)?;
+            if jobs == 0 {
+                return Err(CliError::new("--jobs must be at least 1"));
+            }
+            let workers = make_planners(&planner, jobs)?;
             let options = EvalOptions {
                 out: out.clone(),
                 dataset: Some(dataset.clone()),
@@ -292,8 +408,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 progress: !no_progress,
             };
             let summary = match live.as_mut() {
-                Some(observer) => eval::run_with(&examples, planner.as_mut(), &options, observer),
-                None => eval::run(&examples, planner.as_mut(), &options),
+                Some(observer) => eval::run_with(&examples, workers, &options, observer),
+                None => eval::run(&examples, workers, &options),
             }?;
             let mut stdout = io::stdout().lock();
             write!(stdout, "{}", eval::report(&summary))?;
@@ -390,9 +506,108 @@ fn ontology_command(action: OntologyAction) -> Result<ExitCode, CliError> {
     }
 }
 
-fn make_planner(kind: PlannerKind, no_lexicon: bool) -> Result<Box<dyn Planner>, CliError> {
-    match kind {
-        PlannerKind::Rules => Ok(Box::new(RulesPlanner::new()?.with_lexicon(!no_lexicon))),
+fn seconds(flag: &str, value: f64) -> Result<Duration, CliError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            CliError::new(format!(
+                "{flag} must be a positive number of seconds, not `{value}`"
+            ))
+        })
+}
+
+/// The reply cache's default folder.
+fn default_cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".cache"))
+        });
+    match base {
+        Some(b) => b.join("finkg").join("llm"),
+        None => PathBuf::from(".finkg-cache").join("llm"),
+    }
+}
+
+fn llm_config(a: &LlmArgs) -> Result<LlmConfig, CliError> {
+    let model = a.llm_model.clone().ok_or_else(|| {
+        CliError::new("the LLM planner needs a model: pass --llm-model or set FINKG_LLM_MODEL")
+    })?;
+    let mut c = LlmConfig::new(&a.llm_base_url, &model);
+    c.api_key = std::env::var("OPENAI_API_KEY")
+        .ok()
+        .filter(|k| !k.trim().is_empty());
+    c.temperature = a.llm_temperature;
+    c.max_tokens = a.llm_max_tokens;
+    c.json_mode = !a.llm_no_json_mode;
+    c.timeout = seconds("--llm-timeout", a.llm_timeout)?;
+    c.retries = a.llm_retries;
+    c.backoff = Duration::from_millis(a.llm_backoff_ms);
+    c.repairs = a.llm_repairs;
+    c.cache_dir = if a.no_llm_cache {
+        None
+    } else {
+        Some(a.llm_cache.clone().unwrap_or_else(default_cache_dir))
+    };
+    c.prompts_dir = a.llm_prompts.clone();
+    c.turn_time_limit = a
+        .llm_turn_time_limit
+        .map(|s| seconds("--llm-turn-time-limit", s))
+        .transpose()?;
+    c.run_time_limit = a
+        .llm_run_time_limit
+        .map(|s| seconds("--llm-run-time-limit", s))
+        .transpose()?;
+    for (flag, v) in [
+        ("--llm-price-input", a.llm_price_input),
+        ("--llm-price-output", a.llm_price_output),
+    ] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(CliError::new(format!(
+                "{flag} must be a price of zero or more, not `{v}`"
+            )));
+        }
+    }
+    c.price_input = a.llm_price_input;
+    c.price_output = a.llm_price_output;
+    c.budget = a.llm_budget;
+    c.rpm = a.llm_rpm;
+    Ok(c)
+}
+
+/// One set of planners for each of `jobs` workers; LLM planners share one
+/// cache, rate limiter, budget and clock.
+fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, CliError> {
+    let rules = || -> Result<Box<dyn Planner + Send>, CliError> {
+        Ok(Box::new(
+            RulesPlanner::new()?.with_lexicon(!args.no_lexicon),
+        ))
+    };
+    match args.planner {
+        PlannerKind::Rules => {
+            if args.fallback.is_some() {
+                return Err(CliError::new("--fallback is for --planner llm"));
+            }
+            (0..jobs).map(|_| Ok(Planners::single(rules()?))).collect()
+        }
+        PlannerKind::Llm => {
+            let shared: Arc<LlmShared> = LlmShared::new(llm_config(&args.llm)?)?;
+            (0..jobs)
+                .map(|_| {
+                    Ok(Planners {
+                        primary: Box::new(LlmPlanner::new(shared.clone())?),
+                        fallback: match args.fallback {
+                            Some(FallbackKind::Rules) => Some(rules()?),
+                            None => None,
+                        },
+                    })
+                })
+                .collect()
+        }
     }
 }
 
@@ -413,16 +628,19 @@ fn solve(
     json: bool,
     explain: bool,
     questions: &[String],
-    planner: PlannerKind,
-    no_lexicon: bool,
+    planner: &PlannerArgs,
 ) -> Result<ExitCode, CliError> {
     let mut examples = load(file)?;
     if !questions.is_empty() {
         examples.truncate(1);
     }
-    let mut planner = make_planner(planner, no_lexicon)?;
+    let mut planners = make_planners(planner, 1)?
+        .pop()
+        .ok_or_else(|| CliError::new("no planner"))?;
     let mut out = io::BufWriter::new(io::stdout().lock());
-    for example in &examples {
+    let mut usage: Option<Usage> = None;
+    let mut stopped = None;
+    'conversations: for example in &examples {
         let conv = &example.conversation;
         let asked: &[String] = if questions.is_empty() {
             &conv.questions
@@ -448,11 +666,24 @@ fn solve(
             )?;
         }
         for q in asked {
-            let trace = session.ask(planner.as_mut(), q);
+            if let Some(reason) = planners.stop_reason() {
+                stopped = Some(reason);
+                break 'conversations;
+            }
+            let trace = session.ask_with(&mut planners, q);
+            if let Some(u) = &trace.usage {
+                usage.get_or_insert_with(Usage::default).add(u);
+            }
             print_turn(&mut out, json, explain, &trace)?;
         }
     }
     out.flush()?;
+    if let Some(u) = usage {
+        eprintln!("llm: {u}");
+    }
+    if let Some(reason) = stopped {
+        eprintln!("stopped early: {reason}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -481,6 +712,14 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
             line["plan"] = serde_json::to_value(&t.plan).unwrap_or_default();
             line["values"] = serde_json::to_value(&t.values).unwrap_or_default();
             line["formula"] = serde_json::to_value(&t.formula).unwrap_or_default();
+            line["planner"] = t.planner.clone().into();
+            if let Some(f) = &t.fallback {
+                line["fallback"] = f.clone().into();
+            }
+            if !t.llm.is_empty() {
+                line["llm"] = serde_json::to_value(&t.llm).unwrap_or_default();
+                line["usage"] = serde_json::to_value(t.usage).unwrap_or_default();
+            }
         }
         return writeln!(out, "{line}");
     }
@@ -490,6 +729,10 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
         (None, None) => writeln!(out, "[{}] {}\n    -> no answer", t.turn, t.question)?,
     }
     if explain {
+        if let Some(f) = &t.fallback {
+            writeln!(out, "    fallback: {f}; answered by {}", t.planner)?;
+        }
+        print_exchanges(out, t)?;
         if let Some(plan) = &t.plan {
             writeln!(
                 out,
@@ -528,6 +771,43 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
         if let Some(f) = &t.formula {
             writeln!(out, "    formula: {f}")?;
         }
+    }
+    Ok(())
+}
+
+/// The LLM exchanges of a turn, prompt and reply indented under a header line.
+fn print_exchanges(out: &mut impl Write, t: &TurnTrace) -> io::Result<()> {
+    for e in &t.llm {
+        let tokens = match (e.prompt_tokens, e.completion_tokens) {
+            (Some(p), Some(c)) => format!("{p} + {c} tokens"),
+            _ => "tokens not reported".into(),
+        };
+        writeln!(
+            out,
+            "    llm {} attempt {}: {tokens}, {} ms, {} retries, ${:.4}{}",
+            e.phase,
+            e.attempt,
+            e.latency_ms,
+            e.retries,
+            e.cost_usd,
+            if e.cache_hit { ", from the cache" } else { "" }
+        )?;
+        writeln!(out, "      prompt:")?;
+        for line in e.prompt.lines() {
+            writeln!(out, "        {line}")?;
+        }
+        if let Some(reply) = &e.reply {
+            writeln!(out, "      reply:")?;
+            for line in reply.lines() {
+                writeln!(out, "        {line}")?;
+            }
+        }
+        if let Some(error) = &e.error {
+            writeln!(out, "      error: {error}")?;
+        }
+    }
+    if let Some(u) = &t.usage {
+        writeln!(out, "    llm usage: {u}")?;
     }
     Ok(())
 }

@@ -2,14 +2,15 @@
 //! each question plan (Phase 1), bind the values, plan the formula
 //! (Phase 2), evaluate it and record the result with its metadata.
 //!
-//! A turn that fails records its reason and the conversation goes on.
+//! A turn that fails records its reason and the conversation goes on; with
+//! [`Planners::fallback`] a second planner answers it first.
 
 use crate::conversation::{ConversationState, TurnResult, UsedValue};
 use crate::dataset::Conversation;
 use crate::exec;
 use crate::kg::{GraphStats, KgError, KgStore, Schema};
 use crate::plan::{Planner, TurnContext};
-use crate::trace::{error_chain, Timings, TurnTrace};
+use crate::trace::{error_chain, TurnTrace, Usage};
 use std::time::Instant;
 
 /// A conversation's page, loaded and ready for questions.
@@ -43,6 +44,11 @@ impl Session {
         self.kg.stats()
     }
 
+    /// The page's graph, the session over.
+    pub fn into_kg(self) -> KgStore {
+        self.kg
+    }
+
     /// The results so far.
     pub fn state(&self) -> &ConversationState {
         &self.state
@@ -50,25 +56,62 @@ impl Session {
 
     /// Answers the next question of the conversation.
     pub fn ask(&mut self, planner: &mut dyn Planner, question: &str) -> TurnTrace {
-        let turn = self.state.len();
-        let mut trace = TurnTrace {
-            id: self.id.clone(),
-            turn,
-            question: question.to_string(),
-            planner: planner.name().to_string(),
-            answer: None,
-            error: None,
-            plan: None,
-            formula: None,
-            values: Vec::new(),
-            result: None,
-            timings_us: Timings::default(),
+        let (trace, result) = self.attempt(planner, question);
+        self.state.push(result);
+        trace
+    }
+
+    /// Answers the next question with `planners.primary`; when that fails
+    /// and there is a fallback, the fallback answers it and the trace keeps
+    /// the first planner's exchanges and says why (`fallback`).
+    pub fn ask_with(&mut self, planners: &mut Planners, question: &str) -> TurnTrace {
+        let (first, result) = self.attempt(planners.primary.as_mut(), question);
+        let Some(fallback) = planners.fallback.as_mut().filter(|_| result.is_none()) else {
+            self.state.push(result);
+            return first;
         };
+        let (mut trace, result) = self.attempt(fallback.as_mut(), question);
+        trace.fallback = Some(format!(
+            "{} failed: {}",
+            first.planner,
+            first.error.as_deref().unwrap_or("no answer")
+        ));
+        let mut llm = first.llm;
+        llm.append(&mut trace.llm);
+        trace.usage = Usage::of(&llm);
+        trace.llm = llm;
+        trace.timings_us.plan += first.timings_us.plan;
+        trace.timings_us.execute += first.timings_us.execute;
+        self.state.push(result);
+        trace
+    }
+
+    /// Plans, binds and evaluates one turn without recording it.
+    fn attempt(
+        &self,
+        planner: &mut dyn Planner,
+        question: &str,
+    ) -> (TurnTrace, Option<TurnResult>) {
+        let mut trace = TurnTrace::new(&self.id, self.state.len(), question, planner.name());
+        let result = self.plan_and_run(planner, question, &mut trace);
+        trace.llm = planner.take_exchanges();
+        trace.usage = Usage::of(&trace.llm);
+        (trace, result)
+    }
+
+    fn plan_and_run(
+        &self,
+        planner: &mut dyn Planner,
+        question: &str,
+        trace: &mut TurnTrace,
+    ) -> Option<TurnResult> {
+        let turn = self.state.len();
         let ctx = TurnContext {
             question,
             turn,
             state: &self.state,
             schema: &self.schema,
+            kg: &self.kg,
         };
         let started = Instant::now();
         let plan = match planner.phase1(&ctx) {
@@ -76,8 +119,7 @@ impl Session {
             Err(e) => {
                 trace.error = Some(format!("planning failed: {}", error_chain(&e)));
                 trace.timings_us.plan = micros(started);
-                self.state.push(None);
-                return trace;
+                return None;
             }
         };
         trace.timings_us.plan = micros(started);
@@ -88,8 +130,7 @@ impl Session {
             Err(e) => {
                 trace.error = Some(error_chain(&e));
                 trace.timings_us.execute = micros(started);
-                self.state.push(None);
-                return trace;
+                return None;
             }
         };
         trace.values = values.clone();
@@ -99,8 +140,7 @@ impl Session {
             Ok(p) => p,
             Err(e) => {
                 trace.error = Some(format!("planning the formula failed: {}", error_chain(&e)));
-                self.state.push(None);
-                return trace;
+                return None;
             }
         };
         trace.timings_us.plan += micros(started);
@@ -139,14 +179,45 @@ impl Session {
                 };
                 trace.answer = Some(answer);
                 trace.result = Some(result.clone());
-                self.state.push(Some(result));
+                Some(result)
             }
             Err(e) => {
                 trace.error = Some(error_chain(&e));
-                self.state.push(None);
+                None
             }
         }
-        trace
+    }
+}
+
+/// The planners of a run: the one that plans each turn and, optionally,
+/// one that answers the turns it fails (`--fallback rules`).
+pub struct Planners {
+    /// Plans every turn first.
+    pub primary: Box<dyn Planner + Send>,
+    /// Answers a turn the primary planner failed.
+    pub fallback: Option<Box<dyn Planner + Send>>,
+}
+
+impl Planners {
+    /// One planner, no fallback.
+    pub fn single(planner: Box<dyn Planner + Send>) -> Self {
+        Self {
+            primary: planner,
+            fallback: None,
+        }
+    }
+    /// The run's name for its planners: `llm`, or `llm, fallback rules`.
+    pub fn name(&self) -> String {
+        match &self.fallback {
+            Some(f) => format!("{}, fallback {}", self.primary.name(), f.name()),
+            None => self.primary.name().to_string(),
+        }
+    }
+    /// Why the run must stop, if it must (see [`Planner::stop_reason`]).
+    pub fn stop_reason(&self) -> Option<String> {
+        self.primary
+            .stop_reason()
+            .or_else(|| self.fallback.as_ref().and_then(|f| f.stop_reason()))
     }
 }
 

@@ -13,9 +13,8 @@
 //!   `"gold": {"answer", "text", "program", "operations"}` and `"correct"`
 //!   (both null without gold). Gold is added here, after the turn was
 //!   answered: the answering path never sees it.
-//! - `llm_exchanges.jsonl` — one [`LlmExchange`] an LLM call. Only the LLM
-//!   planner would make calls and it does not exist yet, so no run writes
-//!   this file for now; readers treat a missing file as no exchanges.
+//! - `llm_exchanges.jsonl` — one [`LlmExchange`] an LLM call (empty for the
+//!   rules planner); readers treat a missing file as no exchanges.
 
 use super::Summary;
 use crate::conversation::Answer;
@@ -170,8 +169,8 @@ pub struct ScoredTurn<'a> {
     pub correct: Option<bool>,
 }
 
-/// One call to an LLM: a line of `llm_exchanges.jsonl`. No planner makes
-/// such calls yet; the record is the contract the LLM planner will write.
+/// One call to an LLM: a line of `llm_exchanges.jsonl`, written by `eval`
+/// from each turn's trace (`--planner llm`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LlmExchange {
     /// Conversation id.

@@ -1,6 +1,7 @@
 //! Evaluation runs: answer every turn of a dataset, score against gold
 //! ([`score`], the only reader of gold), print accuracy with breakdowns and
-//! write a run folder.
+//! write a run folder. Several conversations may be in flight at once
+//! (`--jobs`), one worker thread a set of [`Planners`].
 //!
 //! The run folder holds:
 //! - `run.json` — the [`RunInfo`] (run id, start and end, planner, dataset,
@@ -29,14 +30,15 @@ pub use folder::{
 
 use crate::dataset::{Example, Features, Gold};
 use crate::kg::KgStore;
-use crate::pipeline::Session;
-use crate::plan::Planner;
-use crate::trace::{error_chain, TurnTrace};
+use crate::pipeline::{Planners, Session};
+use crate::trace::{error_chain, TurnTrace, Usage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 
 /// Errors of an evaluation run (wrong answers are scores, not errors).
 #[derive(Debug, thiserror::Error)]
@@ -98,6 +100,13 @@ pub struct Summary {
     pub given_previous_wrong: Tally,
     /// Seconds the run took.
     pub seconds: f64,
+    /// Conversations in flight at once (`--jobs`).
+    pub jobs: usize,
+    /// Language-model requests, tokens and cost of the run (null for
+    /// planners that use no model).
+    pub llm: Option<Usage>,
+    /// Why the run stopped before the end (a budget or a time limit), or null.
+    pub stopped: Option<String>,
 }
 
 /// The operations of a gold program: `subtract(60.94, 25.14), divide(#0, 25.14)` → `subtract,divide`.
@@ -156,6 +165,7 @@ impl RunObserver for () {}
 struct Writers {
     predictions: BufWriter<File>,
     trace: BufWriter<File>,
+    llm: BufWriter<File>,
     conversations: BufWriter<File>,
     failures: BufWriter<File>,
     dir: PathBuf,
@@ -175,13 +185,95 @@ impl Writers {
     }
 }
 
+/// What answering one conversation gave.
+struct Outcome {
+    traces: Vec<TurnTrace>,
+    /// The page's graph, for the observer (the MongoDB export of triples).
+    kg: Option<KgStore>,
+    /// Why the page's graph could not be built.
+    load_error: Option<String>,
+    failed_to_load: bool,
+    /// The run had stopped before the conversation began: nothing to record.
+    skipped: bool,
+}
+
+/// Answers one conversation, stopping before a turn once the planners say
+/// the run must stop (the reason goes to `stop`).
+fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String>>) -> Outcome {
+    let conv = &example.conversation;
+    let stopped = |planners: &Planners| {
+        let reason = planners.stop_reason();
+        let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
+        if guard.is_none() {
+            guard.clone_from(&reason);
+        }
+        guard.is_some()
+    };
+    if stopped(planners) {
+        return Outcome {
+            traces: Vec::new(),
+            kg: None,
+            load_error: None,
+            failed_to_load: false,
+            skipped: true,
+        };
+    }
+    match Session::new(conv) {
+        Ok(mut session) => {
+            let mut traces = Vec::new();
+            for q in &conv.questions {
+                if stopped(planners) {
+                    break;
+                }
+                traces.push(session.ask_with(planners, q));
+            }
+            stopped(planners);
+            Outcome {
+                traces,
+                kg: Some(session.into_kg()),
+                load_error: None,
+                failed_to_load: false,
+                skipped: false,
+            }
+        }
+        Err(e) => {
+            let reason = format!("the page's graph could not be built: {}", error_chain(&e));
+            let name = planners.primary.name();
+            let traces = conv
+                .questions
+                .iter()
+                .enumerate()
+                .map(|(turn, q)| {
+                    let mut t = TurnTrace::new(&conv.id, turn, q, name);
+                    t.error = Some(reason.clone());
+                    t
+                })
+                .collect();
+            Outcome {
+                traces,
+                kg: None,
+                load_error: Some(reason),
+                failed_to_load: true,
+                skipped: false,
+            }
+        }
+    }
+}
+
 /// Answers every turn of `examples`, scores, and writes the run folder.
+///
+/// Each element of `workers` answers one conversation at a time on its own
+/// thread, so `workers.len()` conversations are in flight at once; the
+/// turns of a conversation stay in order and the run folder lists the
+/// conversations in the dataset's order. Once a planner says the run must
+/// stop (a budget or a time limit), no further turn is asked; what was
+/// answered is scored and written, and [`Summary::stopped`] says why.
 pub fn run(
     examples: &[Example],
-    planner: &mut dyn Planner,
+    workers: Vec<Planners>,
     options: &EvalOptions,
 ) -> Result<Summary, EvalError> {
-    run_with(examples, planner, options, &mut ())
+    run_with(examples, workers, options, &mut ())
 }
 
 fn write_json(path: PathBuf, value: &impl Serialize) -> Result<(), EvalError> {
@@ -192,7 +284,7 @@ fn write_json(path: PathBuf, value: &impl Serialize) -> Result<(), EvalError> {
 /// [`run`], showing each record to `observer` as it is written.
 pub fn run_with(
     examples: &[Example],
-    planner: &mut dyn Planner,
+    workers: Vec<Planners>,
     options: &EvalOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<Summary, EvalError> {
@@ -201,11 +293,13 @@ pub fn run_with(
         path: options.out.clone(),
         source,
     })?;
-    let mut info = RunInfo::start(planner.name(), options.dataset.as_deref(), options.limit);
+    let planner_name = workers.first().map(Planners::name).unwrap_or_default();
+    let mut info = RunInfo::start(&planner_name, options.dataset.as_deref(), options.limit);
     write_json(options.out.join(folder::files::RUN), &info)?;
     let mut w = Writers {
         predictions: create(&options.out, folder::files::PREDICTIONS)?,
         trace: create(&options.out, folder::files::TRACE)?,
+        llm: create(&options.out, folder::files::LLM_EXCHANGES)?,
         conversations: create(&options.out, folder::files::CONVERSATIONS)?,
         failures: create(&options.out, folder::files::FAILURES)?,
         dir: options.out.clone(),
@@ -228,69 +322,85 @@ pub fn run_with(
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let mut summary = Summary {
-        planner: planner.name().to_string(),
+        planner: workers.first().map(Planners::name).unwrap_or_default(),
+        jobs: workers.len(),
         ..Summary::default()
     };
-    for example in examples {
-        let conv = &example.conversation;
-        summary.conversations += 1;
-        let mut record = ConversationRecord {
-            id: conv.id.clone(),
-            turns: conv.questions.len(),
-            correct: None,
-            graph: None,
-            error: None,
-        };
-        let traces: Vec<TurnTrace> = match Session::new(conv) {
-            Ok(mut session) => {
-                record.graph = Some(session.stats().into());
-                observer.graph(&conv.id, session.kg());
-                conv.questions
-                    .iter()
-                    .map(|q| session.ask(planner, q))
-                    .collect()
+    let next = AtomicUsize::new(0);
+    let stop: Mutex<Option<String>> = Mutex::new(None);
+    let mut written: Result<(), EvalError> = Ok(());
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+        for mut planners in workers {
+            let tx = tx.clone();
+            let (next, stop, examples) = (&next, &stop, &examples);
+            scope.spawn(move || loop {
+                if stop.lock().map(|s| s.is_some()).unwrap_or(true) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(example) = examples.get(i) else {
+                    break;
+                };
+                let outcome = answer(example, &mut planners, stop);
+                if tx.send((i, outcome)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
+        let mut next_record = 0;
+        for (i, outcome) in rx {
+            pending.insert(i, outcome);
+            while let Some(outcome) = pending.remove(&next_record) {
+                next_record += 1;
+                if written.is_err() || outcome.skipped {
+                    continue;
+                }
+                let example = examples[next_record - 1];
+                let conv = &example.conversation;
+                summary.conversations += 1;
+                summary.failed_conversations += usize::from(outcome.failed_to_load);
+                let mut record = ConversationRecord {
+                    id: conv.id.clone(),
+                    turns: conv.questions.len(),
+                    correct: None,
+                    graph: outcome.kg.as_ref().map(|kg| kg.stats().into()),
+                    error: outcome.load_error.clone(),
+                };
+                if let Some(kg) = &outcome.kg {
+                    observer.graph(&conv.id, kg);
+                }
+                let scored = score_turns(example.gold.as_ref(), &outcome.traces);
+                record.correct = example
+                    .gold
+                    .as_ref()
+                    .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
+                let features = example.gold.as_ref().map(|g| &g.features);
+                written = write_conversation(&mut summary, &mut w, &record, &scored, features);
+                if written.is_ok() {
+                    observer.conversation(&record, &scored);
+                }
+                if written.is_err() {
+                    let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
+                    guard.get_or_insert_with(|| "the run folder could not be written".into());
+                }
+                bar.inc(1);
+                bar.set_message(format!(
+                    "{:.1}% turns right",
+                    100.0 * summary.turns.accuracy
+                ));
             }
-            Err(e) => {
-                summary.failed_conversations += 1;
-                let reason = format!("the page's graph could not be built: {}", error_chain(&e));
-                record.error = Some(reason.clone());
-                conv.questions
-                    .iter()
-                    .enumerate()
-                    .map(|(turn, q)| TurnTrace {
-                        id: conv.id.clone(),
-                        turn,
-                        question: q.clone(),
-                        planner: planner.name().to_string(),
-                        answer: None,
-                        error: Some(reason.clone()),
-                        plan: None,
-                        formula: None,
-                        values: Vec::new(),
-                        result: None,
-                        timings_us: Default::default(),
-                    })
-                    .collect()
-            }
-        };
-        let scored = score_turns(example.gold.as_ref(), &traces);
-        record.correct = example
-            .gold
-            .as_ref()
-            .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
-        let features = example.gold.as_ref().map(|g| &g.features);
-        write_conversation(&mut summary, &mut w, &record, &scored, features)?;
-        observer.conversation(&record, &scored);
-        bar.inc(1);
-        bar.set_message(format!(
-            "{:.1}% turns right",
-            100.0 * summary.turns.accuracy
-        ));
-    }
+        }
+    });
+    written?;
     bar.finish_and_clear();
+    summary.stopped = stop.into_inner().unwrap_or_else(|e| e.into_inner());
     summary.seconds = started.elapsed().as_secs_f64();
     w.predictions.flush().map_err(w.io("predictions.jsonl"))?;
     w.trace.flush().map_err(w.io("trace.jsonl"))?;
+    w.llm.flush().map_err(w.io(folder::files::LLM_EXCHANGES))?;
     w.conversations
         .flush()
         .map_err(w.io(folder::files::CONVERSATIONS))?;
@@ -355,6 +465,27 @@ fn write_conversation(
         writeln!(w.predictions, "{line}").map_err(w.io("predictions.jsonl"))?;
         writeln!(w.trace, "{}", serde_json::to_string(s).unwrap_or_default())
             .map_err(w.io("trace.jsonl"))?;
+        for x in &t.llm {
+            let line = serde_json::to_string(&LlmExchange {
+                id: t.id.clone(),
+                turn: t.turn,
+                phase: x.phase.clone(),
+                attempt: x.attempt,
+                prompt: x.prompt.clone(),
+                reply: x.reply.clone(),
+                prompt_tokens: x.prompt_tokens,
+                completion_tokens: x.completion_tokens,
+                latency_ms: Some(x.latency_ms),
+                retries: x.retries as usize,
+                cache_hit: x.cache_hit,
+                cost_usd: Some(x.cost_usd),
+            })
+            .unwrap_or_default();
+            writeln!(w.llm, "{line}").map_err(w.io(folder::files::LLM_EXCHANGES))?;
+        }
+        if let Some(u) = &t.usage {
+            summary.llm.get_or_insert_with(Usage::default).add(u);
+        }
         if t.answer.is_none() {
             summary.unanswered += 1;
         }
@@ -450,6 +581,12 @@ pub fn report(summary: &Summary) -> String {
         "unanswered turns: {}; conversations that failed to load: {}; {:.2} s\n",
         summary.unanswered, summary.failed_conversations, summary.seconds
     ));
+    if let Some(u) = &summary.llm {
+        s.push_str(&format!("llm: {u}\n"));
+    }
+    if let Some(reason) = &summary.stopped {
+        s.push_str(&format!("stopped early: {reason}\n"));
+    }
     s.push_str(&format!(
         "after a right turn:    {}\n",
         pct(&summary.given_previous_right)

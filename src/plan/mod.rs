@@ -13,10 +13,11 @@ pub use contract::{ContractError, Phase2, Plan, ResultRef, ValueName, ValueSpec}
 pub use rules::RulesPlanner;
 
 use crate::conversation::{ConversationState, UsedValue};
-use crate::kg::Schema;
+use crate::kg::{KgStore, Schema};
+use crate::trace::LlmExchange;
 
 /// What a planner may see when planning a turn.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct TurnContext<'a> {
     /// The question of this turn.
     pub question: &'a str,
@@ -26,6 +27,21 @@ pub struct TurnContext<'a> {
     pub state: &'a ConversationState,
     /// The page's rows, columns, cells and text facts, read from the graph.
     pub schema: &'a Schema,
+    /// The page's graph, for planners that check their plan before handing
+    /// it on (the LLM planner binds it through [`crate::exec`] to feed
+    /// errors back to the model).
+    pub kg: &'a KgStore,
+}
+
+impl std::fmt::Debug for TurnContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TurnContext")
+            .field("question", &self.question)
+            .field("turn", &self.turn)
+            .field("state", &self.state)
+            .field("schema", &self.schema)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Why a planner could not plan a turn.
@@ -43,6 +59,10 @@ pub enum PlanError {
     /// The question's shape is not one the planner knows.
     #[error("unsupported question: {0}")]
     Unsupported(String),
+    /// The language model gave no usable plan: the reason, with the last
+    /// reply's error or the transport failure.
+    #[error("{0}")]
+    Llm(String),
 }
 
 /// A planner: Phase 1 then, once the values are bound, Phase 2.
@@ -58,4 +78,14 @@ pub trait Planner {
         plan: &Plan,
         values: &[UsedValue],
     ) -> Result<Phase2, PlanError>;
+    /// The exchanges with a language model since the last call, for the
+    /// turn's trace (none for planners that use no model).
+    fn take_exchanges(&mut self) -> Vec<LlmExchange> {
+        Vec::new()
+    }
+    /// Set once the run must stop (a budget or a time limit reached): no
+    /// further turn should be asked of this planner.
+    fn stop_reason(&self) -> Option<String> {
+        None
+    }
 }
