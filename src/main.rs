@@ -8,13 +8,14 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use finkg::dataset::{self, Conversation, Example};
 use finkg::eval::{self, EvalOptions};
-use finkg::kg::{ExportFormat, GuardedQuery, KgStore, QueryOutput};
+use finkg::kg::{export_pages, ExportFormat, GuardedQuery, KgStore, QueryOutput};
 use finkg::llm::{LlmConfig, LlmPlanner, LlmShared};
 use finkg::pipeline::{Planners, Session};
 use finkg::plan::{Planner, RulesPlanner};
 use finkg::trace::{error_chain, TurnTrace, Usage};
 use oxigraph::model::{Term, Variable};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -241,22 +242,45 @@ enum Command {
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
         batch_size: u32,
     },
-    /// Write the TBox and the first conversation's ABox as RDF.
+    /// Write the TBox and the first conversation's ABox as RDF (or the
+    /// ABox of the conversation `--id` names, or of every conversation
+    /// with `--all`).
     Kg {
         /// A ConvFinQA file.
         file: PathBuf,
-        /// The RDF serialisation (N-Quads keeps the TBox and ABox named graphs).
+        /// The RDF serialisation (N-Quads keeps the TBox and each page in its
+        /// own named graph).
         #[arg(long, value_enum, default_value = "turtle")]
         format: RdfOut,
+        /// The conversation with this id instead of the first.
+        #[arg(long, value_name = "ID")]
+        id: Option<String>,
+        /// Every conversation of FILE: the TBox once, then each page (in its
+        /// own named graph with `--format nquads`; Turtle and N-Triples merge
+        /// them into one graph).
+        #[arg(long, conflicts_with = "id")]
+        all: bool,
     },
     /// Run a SPARQL SELECT or ASK query against the first conversation's
-    /// graph (guarded: no SERVICE, no updates, bounded results).
+    /// graph, or the graph of the conversation `--id` names (guarded: no
+    /// SERVICE, no updates, bounded results).
     Query {
         /// A ConvFinQA file.
         file: PathBuf,
         /// The query. Prefixes fk:, qb:, skos:, prov:, dcterms:, rdf:, rdfs:,
         /// xsd: and owl: are predeclared.
-        sparql: String,
+        #[arg(required_unless_present = "queries")]
+        sparql: Option<String>,
+        /// The conversation with this id instead of the first.
+        #[arg(long, value_name = "ID")]
+        id: Option<String>,
+        /// Run every query of this JSON Lines file instead, one object a line
+        /// with the `id` of a conversation of FILE and a `sparql` query (other
+        /// keys are copied through). Prints one JSON object a line: the
+        /// input's keys plus `results` (the SPARQL 1.1 JSON results) or
+        /// `error` (why the query did not run).
+        #[arg(long, value_name = "JSONL", conflicts_with_all = ["sparql", "id", "format"])]
+        queries: Option<PathBuf>,
         /// Result format: a readable table, or the SPARQL 1.1 JSON, CSV or TSV
         /// results formats.
         #[arg(long, value_enum, default_value = "table")]
@@ -298,8 +322,18 @@ enum RdfOut {
     Turtle,
     /// N-Triples, TBox and ABox in one graph.
     Ntriples,
-    /// N-Quads, TBox and ABox each in its named graph.
+    /// N-Quads, TBox and each page in its own named graph.
     Nquads,
+}
+
+impl From<RdfOut> for ExportFormat {
+    fn from(format: RdfOut) -> Self {
+        match format {
+            RdfOut::Turtle => ExportFormat::Turtle,
+            RdfOut::Ntriples => ExportFormat::NTriples,
+            RdfOut::Nquads => ExportFormat::NQuads,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -433,23 +467,38 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             dataset.as_deref(),
             batch_size as usize,
         ),
-        Command::Kg { file, format } => {
-            let conversation = first_conversation(&file)?;
-            let kg = KgStore::build(&conversation)?;
-            let format = match format {
-                RdfOut::Turtle => ExportFormat::Turtle,
-                RdfOut::Ntriples => ExportFormat::NTriples,
-                RdfOut::Nquads => ExportFormat::NQuads,
-            };
-            let stdout = io::stdout().lock();
-            kg.export(format, io::BufWriter::new(stdout))?;
+        Command::Kg {
+            file,
+            format,
+            id,
+            all,
+        } => {
+            let stdout = io::BufWriter::new(io::stdout().lock());
+            if all {
+                let examples = load(&file)?;
+                export_pages(
+                    examples.iter().map(|e| &e.conversation),
+                    format.into(),
+                    stdout,
+                )
+                .map_err(|e| CliError::new(format!("{}: {}", file.display(), error_chain(&e))))?;
+            } else {
+                let conversation = pick_conversation(&file, id.as_deref())?;
+                KgStore::build(&conversation)?.export(format.into(), stdout)?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Query {
             file,
             sparql,
+            id,
+            queries,
             format,
-        } => query(&file, &sparql, format),
+        } => match (queries, sparql) {
+            (Some(queries), _) => query_batch(&file, &queries),
+            (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format),
+            (None, None) => Err(CliError::new("give a query or --queries")),
+        },
         Command::Ontology { action } => ontology_command(action),
     }
 }
@@ -615,12 +664,20 @@ fn load(path: &Path) -> Result<Vec<Example>, CliError> {
     Ok(dataset::load_file(path)?)
 }
 
-fn first_conversation(path: &Path) -> Result<Conversation, CliError> {
-    load(path)?
-        .into_iter()
-        .next()
-        .map(|e| e.conversation)
-        .ok_or_else(|| CliError::new(format!("{}: holds no conversation", path.display())))
+/// The conversation of FILE with this id, or its first one.
+fn pick_conversation(path: &Path, id: Option<&str>) -> Result<Conversation, CliError> {
+    let mut conversations = load(path)?.into_iter().map(|e| e.conversation);
+    match id {
+        None => conversations
+            .next()
+            .ok_or_else(|| CliError::new(format!("{}: holds no conversation", path.display()))),
+        Some(id) => conversations.find(|c| c.id == id).ok_or_else(|| {
+            CliError::new(format!(
+                "{}: holds no conversation with id `{id}`",
+                path.display()
+            ))
+        }),
+    }
 }
 
 fn solve(
@@ -812,8 +869,95 @@ fn print_exchanges(out: &mut impl Write, t: &TurnTrace) -> io::Result<()> {
     Ok(())
 }
 
-fn query(file: &Path, sparql: &str, format: ResultsOut) -> Result<ExitCode, CliError> {
-    let conversation = first_conversation(file)?;
+/// `query --queries`: every query of a JSON Lines file, each against its
+/// conversation's graph (built once for a run of lines with the same id).
+fn query_batch(file: &Path, queries: &Path) -> Result<ExitCode, CliError> {
+    let conversations: HashMap<String, Conversation> = load(file)?
+        .into_iter()
+        .map(|e| (e.conversation.id.clone(), e.conversation))
+        .collect();
+    let text = std::fs::read_to_string(queries)
+        .map_err(|e| CliError::new(format!("{}: {e}", queries.display())))?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut current: Option<(String, KgStore)> = None;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let place = || format!("{}: line {}", queries.display(), n + 1);
+        let mut job: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line)
+            .map_err(|e| CliError::new(format!("{}: not a JSON object: {e}", place())))?;
+        let field = |key: &str| {
+            job.get(key)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| CliError::new(format!("{}: `{key}` must be a string", place())))
+        };
+        let (id, sparql) = (field("id")?, field("sparql")?);
+        let result = (|| -> Result<serde_json::Value, String> {
+            if current.as_ref().is_none_or(|(cur, _)| *cur != id) {
+                let conversation = conversations
+                    .get(&id)
+                    .ok_or_else(|| format!("no conversation with id `{id}`"))?;
+                let kg = KgStore::build(conversation).map_err(|e| error_chain(&e))?;
+                current = Some((id.clone(), kg));
+            }
+            let kg = &current.as_ref().expect("built above").1;
+            let text = format!("{}{sparql}", finkg::kg::vocab::sparql_prefixes());
+            let query = GuardedQuery::parse(&text).map_err(|e| error_chain(&e))?;
+            let output = kg.query(&query).map_err(|e| error_chain(&e))?;
+            let mut json = Vec::new();
+            write_results(&mut json, output, QueryResultsFormat::Json)
+                .map_err(|e| error_chain(&e))?;
+            serde_json::from_slice(&json).map_err(|e| e.to_string())
+        })();
+        match result {
+            Ok(results) => job.insert("results".into(), results),
+            Err(reason) => job.insert("error".into(), reason.into()),
+        };
+        writeln!(out, "{}", serde_json::Value::Object(job))?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes query results in one of the SPARQL 1.1 results formats.
+fn write_results(
+    out: &mut impl Write,
+    output: QueryOutput,
+    format: QueryResultsFormat,
+) -> io::Result<()> {
+    match output {
+        QueryOutput::Boolean(b) => {
+            QueryResultsSerializer::from_format(format).serialize_boolean_to_writer(out, b)?;
+        }
+        QueryOutput::Solutions { variables, rows } => {
+            let vars: Vec<Variable> = variables
+                .iter()
+                .map(|v| Variable::new_unchecked(v.as_str()))
+                .collect();
+            let mut ser = QueryResultsSerializer::from_format(format)
+                .serialize_solutions_to_writer(out, vars.clone())?;
+            for row in &rows {
+                ser.serialize(
+                    vars.iter()
+                        .zip(row)
+                        .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
+                )?;
+            }
+            ser.finish()?;
+        }
+    }
+    Ok(())
+}
+
+fn query(
+    file: &Path,
+    id: Option<&str>,
+    sparql: &str,
+    format: ResultsOut,
+) -> Result<ExitCode, CliError> {
+    let conversation = pick_conversation(file, id)?;
     let kg = KgStore::build(&conversation)?;
     let text = format!("{}{sparql}", finkg::kg::vocab::sparql_prefixes());
     let query = GuardedQuery::parse(&text)?;
@@ -827,25 +971,7 @@ fn query(file: &Path, sparql: &str, format: ResultsOut) -> Result<ExitCode, CliE
     };
     match (output, results_format) {
         (QueryOutput::Boolean(b), None) => writeln!(out, "{b}")?,
-        (QueryOutput::Boolean(b), Some(f)) => {
-            QueryResultsSerializer::from_format(f).serialize_boolean_to_writer(&mut out, b)?;
-        }
-        (QueryOutput::Solutions { variables, rows }, Some(f)) => {
-            let vars: Vec<Variable> = variables
-                .iter()
-                .map(|v| Variable::new_unchecked(v.as_str()))
-                .collect();
-            let mut ser = QueryResultsSerializer::from_format(f)
-                .serialize_solutions_to_writer(&mut out, vars.clone())?;
-            for row in &rows {
-                ser.serialize(
-                    vars.iter()
-                        .zip(row)
-                        .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
-                )?;
-            }
-            ser.finish()?;
-        }
+        (output, Some(f)) => write_results(&mut out, output, f)?,
         (QueryOutput::Solutions { variables, rows }, None) => {
             let cells: Vec<Vec<String>> = rows
                 .iter()

@@ -384,6 +384,111 @@ fn kg_nquads_names_the_tbox_graph() {
             && !q.graph_name.to_string().contains(TBOX_GRAPH)));
 }
 
+#[test]
+fn kg_all_writes_every_page_in_its_own_graph_and_the_tbox_once() {
+    let (_dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let all = stdout_of(
+        finkg()
+            .arg("kg")
+            .arg(&path)
+            .args(["--all", "--format", "nquads"]),
+    );
+    let quads = RdfParser::from_format(RdfFormat::NQuads)
+        .for_slice(all.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .expect("the N-Quads export re-parses");
+    let graphs: std::collections::BTreeSet<String> =
+        quads.iter().map(|q| q.graph_name.to_string()).collect();
+    let expected: std::collections::BTreeSet<String> = [
+        format!("<{TBOX_GRAPH}>"),
+        "<https://w3id.org/finkg/data/Test_ACME/2009/page_7.pdf-1/graph>".to_string(),
+        "<https://w3id.org/finkg/data/Test_BETA/2011/page_3.pdf-2/graph>".to_string(),
+    ]
+    .into();
+    assert_eq!(graphs, expected);
+    // each page's quads are exactly what the single-page export writes
+    for id in ["Test_ACME/2009/page_7.pdf-1", "Test_BETA/2011/page_3.pdf-2"] {
+        let one = stdout_of(
+            finkg()
+                .arg("kg")
+                .arg(&path)
+                .args(["--id", id, "--format", "nquads"]),
+        );
+        // the page's quads are the same; the TBox's are as many (blank
+        // node labels differ from one run to the next)
+        let graph = format!("/{id}/graph> .");
+        let tbox = format!("<{TBOX_GRAPH}> .");
+        let part = |text: &str, suffix: &str| {
+            let mut lines: Vec<String> = text
+                .lines()
+                .filter(|l| l.ends_with(suffix))
+                .map(str::to_string)
+                .collect();
+            lines.sort();
+            lines
+        };
+        let page = part(&one, &graph);
+        assert!(!page.is_empty(), "{id}");
+        assert!(part(&all, &graph) == page, "{id}: the page's quads differ");
+        assert_eq!(part(&one, &tbox).len(), part(&all, &tbox).len(), "{id}");
+        assert_eq!(
+            one.lines().count(),
+            page.len() + part(&one, &tbox).len(),
+            "{id}: one page and the TBox only"
+        );
+    }
+    let turtle = stdout_of(
+        finkg()
+            .arg("kg")
+            .arg(&path)
+            .args(["--all", "--format", "turtle"]),
+    );
+    let triples = RdfParser::from_format(RdfFormat::Turtle)
+        .for_slice(turtle.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .expect("the Turtle export re-parses");
+    assert_eq!(triples.len(), quads.len(), "Turtle merges the same triples");
+}
+
+#[test]
+fn kg_id_names_a_conversation_and_an_unknown_id_is_an_error() {
+    let (_dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let out = stdout_of(finkg().arg("kg").arg(&path).args([
+        "--id",
+        "Test_BETA/2011/page_3.pdf-2",
+        "--format",
+        "ntriples",
+    ]));
+    assert!(out.contains("\"total revenue\""), "{out}");
+    assert!(!out.contains("Test_ACME"), "only the named page: {out}");
+    let err = stderr_of_failure(finkg().arg("kg").arg(&path).args(["--id", "Nope"]));
+    assert!(err.starts_with("error:") && err.contains("`Nope`"), "{err}");
+    // --all and --id exclude each other
+    finkg()
+        .arg("kg")
+        .arg(&path)
+        .args(["--all", "--id", "Nope"])
+        .assert()
+        .failure()
+        .code(2);
+}
+
+#[test]
+fn kg_all_refuses_duplicate_ids() {
+    let first = GOLD_CONVERSATIONS.find("\n  {").unwrap();
+    let second = GOLD_CONVERSATIONS
+        .find("\n  {\n    \"id\": \"Test_BETA")
+        .unwrap();
+    let acme = &GOLD_CONVERSATIONS[first..second];
+    let text = format!("[{}{}]", acme, acme.trim_end().trim_end_matches(','));
+    let (_dir, path) = fixture("twice.json", &text);
+    let err = stderr_of_failure(finkg().arg("kg").arg(&path).arg("--all"));
+    assert!(
+        err.contains("Test_ACME/2009/page_7.pdf-1") && err.contains("more than once"),
+        "{err}"
+    );
+}
+
 // ---------------------------------------------------------------- query
 
 const VALUES_QUERY: &str = "SELECT ?v WHERE { GRAPH ?g { ?o fk:value ?v } } LIMIT 3";
@@ -449,6 +554,83 @@ fn query_finds_a_cell_by_its_labels() {
             .args(["--format", "csv"]),
     );
     assert_eq!(out.lines().nth(1).map(str::trim), Some("240"), "{out}");
+}
+
+#[test]
+fn query_id_runs_against_the_named_conversation() {
+    let (_dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let labels = "SELECT ?l WHERE { GRAPH ?g { ?r a fk:TableRow ; rdfs:label ?l } } ORDER BY ?l";
+    let first = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg(labels)
+            .args(["--format", "csv"]),
+    );
+    assert!(first.contains("net sales"), "{first}");
+    let second = stdout_of(finkg().arg("query").arg(&path).arg(labels).args([
+        "--id",
+        "Test_BETA/2011/page_3.pdf-2",
+        "--format",
+        "csv",
+    ]));
+    assert!(
+        second.contains("total revenue") && !second.contains("net sales"),
+        "{second}"
+    );
+}
+
+#[test]
+fn query_batch_answers_each_line_against_its_conversation() {
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let value = |row: &str, col: &str| {
+        format!(
+            "SELECT ?value WHERE {{ GRAPH ?g {{ ?o fk:row/rdfs:label \"{row}\" ; \
+             fk:column/rdfs:label \"{col}\" ; fk:value ?value }} }}"
+        )
+    };
+    let lines = [
+        serde_json::json!({"id": "Test_ACME/2009/page_7.pdf-1", "sparql": value("net sales", "2008"), "key": "a"}),
+        serde_json::json!({"id": "Test_BETA/2011/page_3.pdf-2", "sparql": value("net income", "2011"), "key": "b"}),
+        serde_json::json!({"id": "Test_BETA/2011/page_3.pdf-2", "sparql": "ASK { GRAPH ?g { ?s fk:value ?v FILTER(?v = 64) } }"}),
+        serde_json::json!({"id": "Nope", "sparql": "ASK {}"}),
+        serde_json::json!({"id": "Test_BETA/2011/page_3.pdf-2", "sparql": "DELETE WHERE { ?s ?p ?o }"}),
+    ];
+    let queries = dir.path().join("queries.jsonl");
+    std::fs::write(
+        &queries,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let out = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg("--queries")
+            .arg(&queries),
+    );
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 5, "{out}");
+    assert_eq!(answers[0]["key"], "a", "input keys are kept");
+    let bound = |a: &Value| a["results"]["results"]["bindings"][0]["value"]["value"].clone();
+    assert_eq!(bound(&answers[0]), "1200");
+    assert_eq!(bound(&answers[1]), "8");
+    assert_eq!(answers[2]["results"]["boolean"], true);
+    assert!(answers[3]["error"].as_str().unwrap().contains("`Nope`"));
+    assert!(answers[4]["error"].as_str().unwrap().contains("update"));
+    // a malformed line is an error naming the file and line
+    std::fs::write(&queries, "{\"id\": 1}\n").unwrap();
+    let err = stderr_of_failure(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg("--queries")
+            .arg(&queries),
+    );
+    assert!(err.contains("queries.jsonl: line 1"), "{err}");
 }
 
 fn refused(sparql: &str) -> String {
@@ -537,8 +719,8 @@ fn subcommand_help_lists_the_options() {
                 "--batch-size",
             ],
         ),
-        ("kg", &["--format", "turtle", "nquads"]),
-        ("query", &["--format", "json", "csv"]),
+        ("kg", &["--format", "turtle", "nquads", "--all", "--id"]),
+        ("query", &["--format", "json", "csv", "--id", "--queries"]),
     ];
     for (sub, options) in cases {
         let out = stdout_of(finkg().args([*sub, "--help"]));

@@ -366,3 +366,41 @@ fn rows_link_to_their_lexicon_concept() {
         "restructuring charges has no concept"
     );
 }
+
+#[test]
+fn every_fk_term_in_use_is_declared_labelled_commented_and_defined_by_the_ontology() {
+    let kg = KgStore::build(&conversation()).unwrap();
+    let undocumented = select(
+        &kg,
+        &format!(
+            "SELECT DISTINCT ?term WHERE {{
+               {{ GRAPH ?g {{ ?s ?term ?o }} }} UNION {{ GRAPH ?g {{ ?s a ?term }} }}
+               UNION {{ GRAPH ?g {{ ?term ?p ?o }} }}
+               FILTER(isIRI(?term) && STRSTARTS(STR(?term), \"{}\"))
+               FILTER NOT EXISTS {{ GRAPH <{}> {{
+                 ?term a ?kind ; rdfs:label ?label ; rdfs:comment ?comment }} }}
+             }} ORDER BY ?term",
+            vocab::FK,
+            vocab::TBOX_GRAPH
+        ),
+    );
+    assert!(undocumented.is_empty(), "undocumented: {undocumented:?}");
+    let undefined = select(
+        &kg,
+        &format!(
+            "SELECT ?term WHERE {{ GRAPH <{}> {{
+               ?term a ?kind . VALUES ?kind {{ owl:Class owl:ObjectProperty owl:DatatypeProperty }}
+               FILTER(STRSTARTS(STR(?term), \"{}\"))
+               FILTER NOT EXISTS {{ ?term rdfs:isDefinedBy <https://w3id.org/finkg/ns> }}
+             }} }}",
+            vocab::TBOX_GRAPH,
+            vocab::FK
+        ),
+    );
+    assert!(undefined.is_empty(), "no rdfs:isDefinedBy: {undefined:?}");
+    assert!(ask(
+        &kg,
+        "ASK { GRAPH ?g { <https://w3id.org/finkg/ns> a owl:Ontology ;
+             owl:versionInfo ?v ; <http://purl.org/vocab/vann/preferredNamespaceUri> \"https://w3id.org/finkg/ns#\" } }"
+    ));
+}

@@ -13,4 +13,4 @@ pub mod vocab;
 pub use abox::{page_iri, GraphStats};
 pub use guard::{GuardError, GuardedQuery, QueryForm};
 pub use schema::{describe_source, CellEntry, FactEntry, Schema, SourceInfo};
-pub use store::{ExportFormat, KgError, KgStore, QueryOutput};
+pub use store::{export_pages, ExportFormat, ExportStats, KgError, KgStore, QueryOutput};

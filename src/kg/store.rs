@@ -10,10 +10,12 @@ use super::guard::{GuardedQuery, QueryForm};
 use super::vocab;
 use crate::dataset::Conversation;
 use crate::ontology;
+use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
-use oxigraph::model::{GraphNameRef, NamedNode, Term};
+use oxigraph::model::{GraphNameRef, NamedNode, QuadRef, Term};
 use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
+use std::collections::HashSet;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -52,6 +54,13 @@ pub enum KgError {
     /// Writing an export failed.
     #[error("could not write the graph")]
     Write(#[from] std::io::Error),
+    /// Two conversations of one export share an id, so their pages would
+    /// share IRIs.
+    #[error("conversation id `{id}` appears more than once")]
+    DuplicateId {
+        /// The id.
+        id: String,
+    },
 }
 
 /// The answer of a guarded query.
@@ -158,6 +167,91 @@ impl KgStore {
 
     /// Writes the TBox and the page's ABox.
     pub fn export(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
+        let mut out = Exporter::new(format, writer)?;
+        let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
+        for graph in [&tbox, &self.graph] {
+            for quad in self.store.quads_for_pattern(
+                None,
+                None,
+                None,
+                Some(GraphNameRef::NamedNode(graph.as_ref())),
+            ) {
+                out.write(quad?.as_ref())?;
+            }
+        }
+        out.finish()
+    }
+}
+
+/// What [`export_pages`] wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExportStats {
+    /// Pages written, each in its own named graph.
+    pub pages: usize,
+    /// Quads written, the TBox's included.
+    pub quads: usize,
+}
+
+/// Writes the TBox once, then the ABox of every conversation's page: in
+/// N-Quads each page keeps its own named graph beside the TBox graph, as
+/// [`KgStore::export`] writes one page; Turtle and N-Triples merge them all
+/// into one graph (page IRIs differ, so nothing collides). Each graph is read
+/// back from a store, as [`KgStore::export`] does, so literals come out in
+/// the same (canonical) form. Conversation ids must be distinct.
+pub fn export_pages<'a>(
+    conversations: impl IntoIterator<Item = &'a Conversation>,
+    format: ExportFormat,
+    writer: impl Write,
+) -> Result<ExportStats, KgError> {
+    let mut out = Exporter::new(format, writer)?;
+    let mut stats = ExportStats::default();
+    let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
+    stats.quads += write_graph(&mut out, &tbox, ontology::tbox()?.quads().iter().cloned())?;
+    let mut seen = HashSet::new();
+    for conversation in conversations {
+        if !seen.insert(conversation.id.as_str()) {
+            return Err(KgError::DuplicateId {
+                id: conversation.id.clone(),
+            });
+        }
+        let (graph, quads, _) = build_abox(&conversation.id, &conversation.document);
+        stats.quads += write_graph(&mut out, &graph, quads)?;
+        stats.pages += 1;
+    }
+    out.finish()?;
+    Ok(stats)
+}
+
+/// Loads one graph's quads into a store of their own and writes them back.
+fn write_graph<W: Write>(
+    out: &mut Exporter<W>,
+    graph: &NamedNode,
+    quads: impl IntoIterator<Item = oxigraph::model::Quad>,
+) -> Result<usize, KgError> {
+    let store = Store::new()?;
+    store.extend(quads)?;
+    let mut written = 0;
+    for quad in store.quads_for_pattern(
+        None,
+        None,
+        None,
+        Some(GraphNameRef::NamedNode(graph.as_ref())),
+    ) {
+        out.write(quad?.as_ref())?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// One serializer for a whole export: quads keep their graph in N-Quads,
+/// become triples of one graph otherwise.
+struct Exporter<W: Write> {
+    out: WriterQuadSerializer<W>,
+    quads: bool,
+}
+
+impl<W: Write> Exporter<W> {
+    fn new(format: ExportFormat, writer: W) -> Result<Self, KgError> {
         let rdf_format = match format {
             ExportFormat::Turtle => RdfFormat::Turtle,
             ExportFormat::NTriples => RdfFormat::NTriples,
@@ -171,24 +265,23 @@ impl KgStore {
                     .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
             }
         }
-        let mut out = serializer.for_writer(writer);
-        let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
-        for graph in [&tbox, &self.graph] {
-            for quad in self.store.quads_for_pattern(
-                None,
-                None,
-                None,
-                Some(GraphNameRef::NamedNode(graph.as_ref())),
-            ) {
-                let quad = quad?;
-                if format == ExportFormat::NQuads {
-                    out.serialize_quad(&quad)?;
-                } else {
-                    out.serialize_triple(quad.as_ref())?;
-                }
-            }
+        Ok(Self {
+            out: serializer.for_writer(writer),
+            quads: format == ExportFormat::NQuads,
+        })
+    }
+
+    fn write(&mut self, quad: QuadRef<'_>) -> Result<(), KgError> {
+        if self.quads {
+            self.out.serialize_quad(quad)?;
+        } else {
+            self.out.serialize_triple(quad)?;
         }
-        out.finish()?;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(), KgError> {
+        self.out.finish()?;
         Ok(())
     }
 }
