@@ -204,20 +204,9 @@ pub fn learn(conversations: &[Conversation]) -> Lexicon {
     }
 }
 
+/// A Turtle string literal, escaped by oxigraph.
 fn turtle_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    oxigraph::model::Literal::new_simple_literal(s).to_string()
 }
 
 /// The lexicon as Turtle: a `skos:ConceptScheme` and one `skos:Concept` a

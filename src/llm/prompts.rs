@@ -332,20 +332,9 @@ fn show(d: Decimal) -> String {
     d.normalize().to_string()
 }
 
-/// A SPARQL string literal.
+/// A SPARQL string literal, escaped by oxigraph.
 fn literal(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    oxigraph::model::Literal::new_simple_literal(s).to_string()
 }
 
 fn variable_view(v: &UsedValue) -> VariableView {
