@@ -23,6 +23,7 @@
 use super::contract::{Phase2, Plan, ResultRef, ValueName, ValueSpec};
 use super::{PlanError, Planner, TurnContext};
 use crate::conversation::TurnResult;
+use crate::kg::schema::label_scale;
 use crate::kg::{CellEntry, FactEntry, Schema};
 use crate::ontology::{self, CalculationPattern};
 use crate::words::{self, content_words};
@@ -996,13 +997,7 @@ impl RulesPlanner {
 
     /// The multipliers of an earlier result's scale and of the scale asked for.
     fn scales(&self, last: &TurnResult, question: &str, schema: &Schema) -> (Decimal, Decimal) {
-        let multiplier = |text: &str| {
-            self.scale_words
-                .iter()
-                .find(|(w, _)| text.contains(w.as_str()))
-                .map(|(_, m)| *m)
-        };
-        let to = multiplier(question).unwrap_or(Decimal::ONE);
+        let to = self.multiplier(question).unwrap_or(Decimal::ONE);
         let sources: String = last
             .variables
             .iter()
@@ -1013,8 +1008,11 @@ impl RulesPlanner {
             .iter()
             .map(|(l, _)| l)
             .chain(schema.rows.iter().map(|(l, _)| l))
-            .find_map(|l| multiplier(l).filter(|_| l.contains("in ")));
-        let from = multiplier(&sources).or(page_scale).unwrap_or(Decimal::ONE);
+            .find_map(|l| self.multiplier(l).filter(|_| l.contains("in ")));
+        let from = self
+            .multiplier(&sources)
+            .or(page_scale)
+            .unwrap_or(Decimal::ONE);
         (from, to)
     }
 
@@ -1652,18 +1650,17 @@ impl<'a> Grounder<'a> {
     /// `whole`; in a table with no totals at all, the sum of its column.
     fn total_for(&self, part: &Operand, whole: &[String]) -> Option<Whole> {
         let (row, column) = part.cell?;
-        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == "total");
         let q: Vec<&String> = whole.iter().collect();
         let mut best: Option<(f64, &CellEntry)> = None;
         for c in &self.schema.cells {
-            let (label, text) = if c.column == column && c.row != row {
-                (&self.row_words[c.row], &c.row_label)
+            let (label, total) = if c.column == column && c.row != row {
+                (&self.row_words[c.row], self.row_is_total[c.row])
             } else if c.row == row && c.column != column {
-                (&self.column_words[c.column], &c.column_label)
+                (&self.column_words[c.column], self.column_is_total[c.column])
             } else {
                 continue;
             };
-            if !is_total(text) {
+            if !total {
                 continue;
             }
             let score = self.overlap(&q, label) - 0.01 * label.len() as f64;
@@ -1675,11 +1672,10 @@ impl<'a> Grounder<'a> {
             return Some(Whole::One(cell_operand(c)));
         }
         let any_total = self
-            .schema
-            .rows
+            .row_is_total
             .iter()
-            .chain(self.schema.columns.iter())
-            .any(|(l, _)| is_total(l));
+            .chain(&self.column_is_total)
+            .any(|t| *t);
         let cells: Vec<&CellEntry> = self
             .schema
             .cells
@@ -1945,12 +1941,7 @@ fn cell_operand(cell: &CellEntry) -> Operand {
         year: cell.column_year.or(cell.row_year),
         label: cell.row_label.clone(),
         cell: Some((cell.row, cell.column)),
-        scale: [&cell.column_label, &cell.row_label].iter().find_map(|l| {
-            ["thousand", "million", "billion"]
-                .into_iter()
-                .find(|w| l.contains(&format!("in {w}")))
-                .map(str::to_string)
-        }),
+        scale: label_scale(&cell.column_label).or_else(|| label_scale(&cell.row_label)),
     }
 }
 
