@@ -769,6 +769,9 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
             line["plan"] = serde_json::to_value(&t.plan).unwrap_or_default();
             line["values"] = serde_json::to_value(&t.values).unwrap_or_default();
             line["formula"] = serde_json::to_value(&t.formula).unwrap_or_default();
+            if !t.grounding.is_empty() {
+                line["grounding"] = serde_json::to_value(&t.grounding).unwrap_or_default();
+            }
             line["planner"] = t.planner.clone().into();
             if let Some(f) = &t.fallback {
                 line["fallback"] = f.clone().into();
@@ -814,6 +817,9 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
                         for line in sparql.lines().filter(|l| !l.starts_with("PREFIX")) {
                             writeln!(out, "        {line}")?;
                         }
+                        if let Some(g) = t.grounding.iter().find(|g| g.value == name.as_str()) {
+                            print_grounding(out, g)?;
+                        }
                     }
                     finkg::plan::ValueSpec::Reference(r) => writeln!(out, "    {name}: {r}")?,
                     finkg::plan::ValueSpec::Constant(c) => {
@@ -828,6 +834,28 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
         if let Some(f) = &t.formula {
             writeln!(out, "    formula: {f}")?;
         }
+    }
+    Ok(())
+}
+
+/// The candidates the grounder weighed for one value, best (chosen) first,
+/// each with its score and the features that decided.
+fn print_grounding(out: &mut impl Write, g: &finkg::trace::ValueGrounding) -> io::Result<()> {
+    writeln!(out, "        grounded `{}`:", g.mention)?;
+    for (i, c) in g.candidates.iter().enumerate() {
+        let features: Vec<String> = c
+            .features
+            .iter()
+            .map(|(n, v)| format!("{n} {v:+.2}"))
+            .collect();
+        writeln!(
+            out,
+            "          {}. {:>6.2}  {}  [{}]",
+            i + 1,
+            c.score,
+            c.source,
+            features.join(", ")
+        )?;
     }
     Ok(())
 }

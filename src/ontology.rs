@@ -71,6 +71,7 @@ pub struct Tbox {
     patterns: Vec<CalculationPattern>,
     reference_phrases: Vec<String>,
     scale_words: Vec<(String, Decimal)>,
+    word_lists: HashMap<String, Vec<String>>,
     concepts: HashMap<String, String>,
 }
 
@@ -98,6 +99,11 @@ impl Tbox {
     /// Scale words and their multipliers.
     pub fn scale_words(&self) -> &[(String, Decimal)] {
         &self.scale_words
+    }
+    /// The words of the `fk:WordList` with this local name (`BeginningCue`),
+    /// lowercase and sorted; empty when the TBox has no such list.
+    pub fn word_list(&self, name: &str) -> &[String] {
+        self.word_lists.get(name).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -186,6 +192,14 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
     .into_iter()
     .filter_map(|r| Decimal::from_str(&r[1]).ok().map(|m| (r[0].clone(), m)))
     .collect();
+    let mut word_lists: HashMap<String, Vec<String>> = HashMap::new();
+    for r in select(
+        &store,
+        "SELECT ?list ?word WHERE { GRAPH ?g { ?list a fk:WordList ; fk:word ?word } } ORDER BY ?list ?word",
+    )? {
+        let name = r[0].rsplit(['#', '/']).next().unwrap_or_default().to_string();
+        word_lists.entry(name).or_default().push(r[1].to_lowercase());
+    }
     let concepts = select(
         &store,
         "SELECT ?c ?key WHERE { GRAPH ?g { ?c a skos:Concept ; fk:conceptKey ?key } }",
@@ -198,6 +212,7 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
         patterns,
         reference_phrases,
         scale_words,
+        word_lists,
         concepts,
     })
 }

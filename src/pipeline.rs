@@ -95,6 +95,7 @@ impl Session {
         let mut trace = TurnTrace::new(&self.id, self.state.len(), question, planner.name());
         let result = self.plan_and_run(planner, question, &mut trace);
         trace.llm = planner.take_exchanges();
+        trace.grounding = planner.take_grounding();
         trace.usage = Usage::of(&trace.llm);
         (trace, result)
     }

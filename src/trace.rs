@@ -137,6 +137,29 @@ impl std::fmt::Display for Usage {
     }
 }
 
+/// One candidate a grounder weighed for a value, as `--explain` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CandidateNote {
+    /// The cell or text number, in words.
+    pub source: String,
+    /// Its score.
+    pub score: f64,
+    /// The features that decided, with their contributions to the score.
+    pub features: Vec<(String, f64)>,
+}
+
+/// How a planner grounded one value of its plan: the words it looked for
+/// and the best candidates, best (the one chosen) first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueGrounding {
+    /// The value's name in the plan.
+    pub value: String,
+    /// The mention's words and year.
+    pub mention: String,
+    /// The top candidates, best first.
+    pub candidates: Vec<CandidateNote>,
+}
+
 /// The trace of one turn.
 #[derive(Debug, Clone, Serialize)]
 pub struct TurnTrace {
@@ -158,6 +181,9 @@ pub struct TurnTrace {
     pub formula: Option<String>,
     /// The bound values with their sources.
     pub values: Vec<UsedValue>,
+    /// How the planner grounded the plan's page values (rules planner).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub grounding: Vec<ValueGrounding>,
     /// The result with its metadata, as later turns see it.
     pub result: Option<TurnResult>,
     /// Time spent.
@@ -186,6 +212,7 @@ impl TurnTrace {
             plan: None,
             formula: None,
             values: Vec::new(),
+            grounding: Vec::new(),
             result: None,
             timings_us: Timings::default(),
             fallback: None,

@@ -219,6 +219,16 @@ pub fn normalise_label(label: &str) -> String {
 /// `12/31/01`, `dec . 282013` (a glued day and year). A date in early
 /// January names the fiscal year before it (`january 3 2009` is 2008).
 pub fn years_in(label: &str) -> Vec<i32> {
+    years_of(label, true)
+}
+
+/// The calendar years a label prints, with no fiscal shift (`january 3
+/// 2009` is 2009).
+pub fn printed_years(label: &str) -> Vec<i32> {
+    years_of(label, false)
+}
+
+fn years_of(label: &str, fiscal: bool) -> Vec<i32> {
     let lower = label.to_lowercase();
     let mut years = Vec::new();
     let toks: Vec<&str> = lower
@@ -226,13 +236,14 @@ pub fn years_in(label: &str) -> Vec<i32> {
         .filter(|t| !t.is_empty())
         .collect();
     for (i, tok) in toks.iter().enumerate() {
-        let january = i
-            .checked_sub(2)
-            .and_then(|p| toks.get(p))
-            .is_some_and(|m| m.starts_with("jan"))
-            || i.checked_sub(1)
+        let january = fiscal
+            && (i
+                .checked_sub(2)
                 .and_then(|p| toks.get(p))
-                .is_some_and(|m| m.starts_with("jan"));
+                .is_some_and(|m| m.starts_with("jan"))
+                || i.checked_sub(1)
+                    .and_then(|p| toks.get(p))
+                    .is_some_and(|m| m.starts_with("jan")));
         if let Some(y) = year_of_token(tok) {
             years.push(if january { y - 1 } else { y });
         } else if tok.contains('-') && tok.bytes().any(|b| b.is_ascii_alphabetic()) {
@@ -252,7 +263,11 @@ pub fn years_in(label: &str) -> Vec<i32> {
                     4 => y,
                     _ => continue,
                 };
-                years.push(if month.starts_with("jan") { y - 1 } else { y });
+                years.push(if fiscal && month.starts_with("jan") {
+                    y - 1
+                } else {
+                    y
+                });
             }
         } else if tok.contains('/') {
             // m/d/yy or m/d/yyyy
@@ -269,7 +284,7 @@ pub fn years_in(label: &str) -> Vec<i32> {
                     _ => continue,
                 };
                 let month: u32 = parts[0].parse().unwrap_or(0);
-                years.push(if month == 1 { y - 1 } else { y });
+                years.push(if fiscal && month == 1 { y - 1 } else { y });
             }
         }
     }

@@ -7,6 +7,8 @@
 //! reach gold answers: [`crate::dataset::Gold`] appears in no signature.
 
 pub mod contract;
+pub mod ground;
+mod operand;
 pub mod rules;
 
 pub use contract::{ContractError, Phase2, Plan, ResultRef, ValueName, ValueSpec};
@@ -81,6 +83,12 @@ pub trait Planner {
     /// The exchanges with a language model since the last call, for the
     /// turn's trace (none for planners that use no model).
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
+        Vec::new()
+    }
+    /// How the last planned turn's page values were grounded, for the
+    /// turn's trace and `--explain` (none for planners that do not score
+    /// candidates).
+    fn take_grounding(&mut self) -> Vec<crate::trace::ValueGrounding> {
         Vec::new()
     }
     /// Set once the run must stop (a budget or a time limit reached): no

@@ -20,14 +20,15 @@
 //! percentage changes and ratios are fractions, and table figures printed as
 //! negatives are taken as magnitudes unless the question asks for a sign.
 
-use super::contract::{Phase2, Plan, ResultRef, ValueName, ValueSpec};
+use super::contract::{Phase2, Plan, ValueName, ValueSpec};
+use super::ground::{same_word, Cues, Grounder, Weights};
+use super::operand::{constant_operand, operand_from_used, reference_operand, Operand, Whole};
 use super::{PlanError, Planner, TurnContext};
 use crate::conversation::TurnResult;
-use crate::kg::schema::label_scale;
-use crate::kg::{CellEntry, FactEntry, Schema};
+use crate::kg::{CellEntry, Schema};
 use crate::ontology::{self, CalculationPattern};
+use crate::trace::ValueGrounding;
 use crate::words::{self, content_words};
-use oxigraph::model::Literal;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
@@ -93,9 +94,13 @@ pub struct RulesPlanner {
     patterns: Vec<(Operation, &'static CalculationPattern)>,
     reference_phrases: Vec<String>,
     scale_words: Vec<(String, Decimal)>,
+    cues: Cues,
+    weights: Weights,
     /// Match question words against the lexicon concepts' labels of rows too.
     lexicon: bool,
     pending: Option<Phase2>,
+    /// How the last planned turn's values were grounded, by value name.
+    grounding: Vec<ValueGrounding>,
 }
 
 impl RulesPlanner {
@@ -111,8 +116,11 @@ impl RulesPlanner {
             patterns,
             reference_phrases: tbox.reference_phrases().to_vec(),
             scale_words: tbox.scale_words().to_vec(),
+            cues: Cues::from_tbox(tbox),
+            weights: Weights::from_env().map_err(ontology::OntologyError::Query)?,
             lexicon: true,
             pending: None,
+            grounding: Vec::new(),
         })
     }
 
@@ -130,9 +138,15 @@ impl Planner for RulesPlanner {
     }
 
     fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
-        let (plan, phase2) = self.plan_turn(ctx)?;
+        self.grounding.clear();
+        let (plan, phase2, grounding) = self.plan_turn(ctx)?;
         self.pending = Some(phase2);
+        self.grounding = grounding;
         Ok(plan)
+    }
+
+    fn take_grounding(&mut self) -> Vec<ValueGrounding> {
+        std::mem::take(&mut self.grounding)
     }
 
     fn phase2(
@@ -162,20 +176,6 @@ struct Reading {
     weak_sum: bool,
     /// "A less B" with no constant: maybe two mentions to subtract.
     less: bool,
-}
-
-/// An operand of the formula.
-#[derive(Debug, Clone)]
-struct Operand {
-    spec: ValueSpec,
-    /// Take the magnitude (a table figure printed negative).
-    magnitude: bool,
-    year: Option<i32>,
-    label: String,
-    /// Row and column of the table cell it reads, if it reads one.
-    cell: Option<(usize, usize)>,
-    /// The scale word its source prints ("million"), if any.
-    scale: Option<String>,
 }
 
 fn normalise_question(q: &str) -> String {
@@ -256,35 +256,6 @@ fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
     (years, numbers)
 }
 
-const GENERIC_WORDS: &[&str] = &[
-    "price",
-    "value",
-    "change",
-    "difference",
-    "net",
-    "percent",
-    "portion",
-    "ratio",
-    "sum",
-    "average",
-    "increase",
-    "decrease",
-    "growth",
-    "variation",
-    "amount",
-    "number",
-    "two",
-    "prior",
-    "previous",
-    "quotient",
-    "product",
-    "result",
-    "again",
-    "combined",
-    "rate",
-    "mean",
-];
-
 impl RulesPlanner {
     fn read(&self, question: &str, schema: &Schema) -> Reading {
         let text = normalise_question(question);
@@ -299,7 +270,7 @@ impl RulesPlanner {
             .any(|p| contains_phrase(&text, p));
         let scale_question = (refers_early || bare)
             && years.is_empty()
-            && specific(&content_words(&text)).is_empty();
+            && self.cues.specific(&content_words(&text)).is_empty();
         let mut best: Option<(i64, Operation, &str)> = None;
         for (op, pattern) in &self.patterns {
             // "what is that in millions?" restates an earlier result; "what was,
@@ -371,7 +342,9 @@ impl RulesPlanner {
             .filter(|t| contains_phrase(&masked, t))
             .flat_map(|t| content_words(t))
             .collect();
-        let metric = content_words(&text)
+        let metric = self
+            .cues
+            .mention_words(&text)
             .into_iter()
             .filter(|w| !trigger_words.contains(w))
             .collect();
@@ -387,7 +360,10 @@ impl RulesPlanner {
         }
     }
 
-    fn plan_turn(&self, ctx: &TurnContext<'_>) -> Result<(Plan, Phase2), PlanError> {
+    fn plan_turn(
+        &self,
+        ctx: &TurnContext<'_>,
+    ) -> Result<(Plan, Phase2, Vec<ValueGrounding>), PlanError> {
         let mut r = self.read(ctx.question, ctx.schema);
         // "and from 2007 to 2008?", "and in operating income over the same
         // period?": the operation of the turn before, on new periods or rows
@@ -403,15 +379,34 @@ impl RulesPlanner {
                 _ => None,
             });
             if let Some(op) = repeated {
-                if r.years.len() >= 2 || (r.years.is_empty() && !specific(&r.metric).is_empty()) {
+                if r.years.len() >= 2
+                    || (r.years.is_empty() && !self.cues.specific(&r.metric).is_empty())
+                {
                     r.op = op;
                 }
             }
         }
-        let mut g = Grounder::new(ctx.schema, ctx.question, self.lexicon);
+        let asked_scale = self
+            .scale_words
+            .iter()
+            .find(|(w, _)| r.text.contains(&format!(" in {w}")))
+            .map(|(w, _)| w.clone());
+        let mut g = Grounder::new(
+            ctx.schema,
+            ctx.question,
+            self.lexicon,
+            &self.weights,
+            &self.cues,
+            asked_scale,
+        );
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
-        let inherited = inherited_metric(&history);
-        let own_metric = specific(&r.metric);
+        g.earlier = history
+            .iter()
+            .flat_map(|h| h.variables.iter())
+            .filter_map(|v| v.metric.clone())
+            .collect();
+        let inherited = inherited_metric(&history, &self.cues);
+        let own_metric = self.cues.specific(&r.metric);
         if own_metric.is_empty() {
             // "and in 2006?": the same row (or sentence) as the last value asked
             g.anchor = history
@@ -604,6 +599,7 @@ impl RulesPlanner {
             }
         };
         let entity = b.labels.first().cloned();
+        let grounding = std::mem::take(&mut b.grounding);
         let plan = Plan {
             values: b.values,
             entity,
@@ -620,6 +616,7 @@ impl RulesPlanner {
                     metric.join(" ")
                 )),
             },
+            grounding,
         ))
     }
 
@@ -630,8 +627,11 @@ impl RulesPlanner {
             .iter()
             .find_map(|w| r.text.split_once(w))?;
         let left = strip_ratio_lead(left);
-        let (wl, wr) = (content_words(left), content_words(right));
-        if specific(&wl).is_empty() || specific(&wr).is_empty() {
+        let (wl, wr) = (
+            self.cues.mention_words(left),
+            self.cues.mention_words(right),
+        );
+        if self.cues.specific(&wl).is_empty() || self.cues.specific(&wr).is_empty() {
             return None;
         }
         let year = r.years.first().copied();
@@ -655,15 +655,15 @@ impl RulesPlanner {
         let (left, right) = [" without counting ", " without ", " excluding "]
             .iter()
             .find_map(|w| r.text.split_once(w))?;
-        let part_words = content_words(right);
-        if specific(&part_words).is_empty() {
+        let part_words = self.cues.mention_words(right);
+        if self.cues.specific(&part_words).is_empty() {
             return None;
         }
         let year = r.years.first().copied().or(last_year);
         // the whole's words say which column the part is read in
-        let left_words = content_words(left);
+        let left_words = self.cues.mention_words(left);
         let mut words = part_words.clone();
-        words.extend(specific(&left_words));
+        words.extend(self.cues.specific(&left_words));
         let part = g.ground(&words, year).ok()?;
         match g.total_for(&part, &left_words)? {
             Whole::One(total) => Some((total, part)),
@@ -873,16 +873,21 @@ impl RulesPlanner {
                 split_at(&[" in ", " for ", " from "]),
             ];
             for (whole, part) in splits.into_iter().flatten() {
-                let mut part_words = content_words(part);
-                if specific(&part_words).is_empty() {
+                let mut part_words = self.cues.mention_words(part);
+                if self.cues.specific(&part_words).is_empty() {
                     continue;
                 }
-                let own_part = specific(&part_words);
-                let whole_words = content_words(whole);
+                let own_part = self.cues.specific(&part_words);
+                let whole_words = self.cues.mention_words(whole);
                 let whole_is_earlier = self.names_earlier(whole);
                 if whole_is_earlier {
                     // "of that long-term debt": its name still says which row
-                    part_words.extend(specific(&whole_words).into_iter().filter(|w| w != "year"));
+                    part_words.extend(
+                        self.cues
+                            .specific(&whole_words)
+                            .into_iter()
+                            .filter(|w| w != "year"),
+                    );
                 } else {
                     part_words.extend(whole_words.iter().cloned());
                 }
@@ -963,14 +968,14 @@ impl RulesPlanner {
         }
         if let Some((a, b)) = r.text.split_once(" or ") {
             let a = a.rsplit_once(" greater").map_or(a, |(_, rest)| rest);
-            let wa = content_words(a);
-            let mut wb = content_words(b);
-            if specific(&wb).is_empty() {
+            let wa = self.cues.mention_words(a);
+            let mut wb = self.cues.mention_words(b);
+            if self.cues.specific(&wb).is_empty() {
                 wb = wa.clone();
             }
             let ya = question_numbers(a).0.first().copied().or(last_year);
             let yb = question_numbers(b).0.first().copied().or(ya);
-            if !specific(&wa).is_empty() {
+            if !self.cues.specific(&wa).is_empty() {
                 if let (Ok(x), Ok(y)) = (g.ground(&wa, ya), g.ground(&wb, yb)) {
                     return Ok((x, y));
                 }
@@ -1040,8 +1045,8 @@ impl RulesPlanner {
         year_default: Option<i32>,
     ) -> Result<Operand, PlanError> {
         let (years, constants) = question_numbers(text);
-        let words = content_words(text);
-        let own = specific(&words);
+        let words = self.cues.mention_words(text);
+        let own = self.cues.specific(&words);
         let t = format!(" {} ", text.trim());
         let kind = if [
             "change",
@@ -1113,7 +1118,7 @@ impl RulesPlanner {
         }
         let year = years.first().copied().or(year_default);
         let mut w = words;
-        if specific(&w).is_empty() {
+        if self.cues.specific(&w).is_empty() {
             w.extend(metric.iter().cloned());
         }
         g.ground(&w, year)
@@ -1129,7 +1134,7 @@ impl RulesPlanner {
     ) -> Result<SumTerms, PlanError> {
         let mut years = r.years.clone();
         years.dedup();
-        let own = specific(&r.metric);
+        let own = self.cues.specific(&r.metric);
         // "including 2008, what then becomes that total?" / "including the transmission revenue"
         if contains_phrase(&r.text, "including")
             || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
@@ -1189,9 +1194,9 @@ impl RulesPlanner {
                     question_numbers(b2).0.first().copied(),
                 );
                 let year = ya.or(yb).or(last_year);
-                let wa = content_words(a);
-                let wb = content_words(b2);
-                if !specific(&wa).is_empty() && !specific(&wb).is_empty() {
+                let wa = self.cues.mention_words(a);
+                let wb = self.cues.mention_words(b2);
+                if !self.cues.specific(&wa).is_empty() && !self.cues.specific(&wb).is_empty() {
                     let oa = g.ground(&wa, year);
                     let ob = g.ground(&wb, year);
                     if let (Ok(oa), Ok(ob)) = (oa, ob) {
@@ -1254,13 +1259,6 @@ enum ChangeInputs {
     OfChange(Operand, Operand),
 }
 
-/// The denominator of a ratio.
-enum Whole {
-    One(Operand),
-    /// A column without a total row: the sum of its cells.
-    Sum(Vec<Operand>),
-}
-
 enum SumTerms {
     Values(Vec<Operand>),
     SumResult(Operand, usize),
@@ -1285,15 +1283,6 @@ fn count_terms(sum: &TurnResult, history: &[&TurnResult]) -> usize {
         .max(1)
 }
 
-/// Mention words that say something beyond generic words.
-fn specific(words: &[String]) -> Vec<String> {
-    words
-        .iter()
-        .filter(|w| !GENERIC_WORDS.contains(&w.as_str()))
-        .cloned()
-        .collect()
-}
-
 fn strip_ratio_lead(left: &str) -> &str {
     let mut s = left;
     for lead in [
@@ -1312,55 +1301,14 @@ fn strip_ratio_lead(left: &str) -> &str {
 }
 
 /// The metric words of the last turn that named one.
-fn inherited_metric(history: &[&TurnResult]) -> Vec<String> {
+fn inherited_metric(history: &[&TurnResult], cues: &Cues) -> Vec<String> {
     for h in history.iter().rev() {
-        let w = content_words(&normalise_question(&h.question));
-        if !specific(&w).is_empty() {
+        let w = cues.mention_words(&normalise_question(&h.question));
+        if !cues.specific(&w).is_empty() {
             return w;
         }
     }
     Vec::new()
-}
-
-fn reference_operand(h: &TurnResult) -> Operand {
-    let year = h.period.as_deref().and_then(|p| p.parse().ok());
-    Operand {
-        spec: ValueSpec::Reference(ResultRef(h.turn)),
-        magnitude: false,
-        year,
-        label: h.description.clone(),
-        cell: None,
-        scale: h.scale.clone(),
-    }
-}
-
-fn operand_from_used(v: &crate::conversation::UsedValue) -> Operand {
-    let spec = match &v.sparql {
-        Some(q) => ValueSpec::Sparql {
-            sparql: q.clone(),
-            description: v.description.clone(),
-        },
-        None => ValueSpec::Constant(v.value),
-    };
-    Operand {
-        spec,
-        magnitude: false,
-        year: v.year,
-        label: v.description.clone(),
-        cell: None,
-        scale: v.scale.clone(),
-    }
-}
-
-fn constant_operand(c: Decimal) -> Operand {
-    Operand {
-        spec: ValueSpec::Constant(c),
-        magnitude: false,
-        year: None,
-        label: c.to_string(),
-        cell: None,
-        scale: None,
-    }
 }
 
 fn last_result(history: &[&TurnResult]) -> Result<Operand, PlanError> {
@@ -1487,6 +1435,7 @@ struct PlanBuilder {
     years: Vec<i32>,
     labels: Vec<String>,
     count: HashMap<String, usize>,
+    grounding: Vec<ValueGrounding>,
 }
 
 impl PlanBuilder {
@@ -1508,6 +1457,13 @@ impl PlanBuilder {
             self.years.push(y);
         }
         self.labels.push(o.label);
+        if let Some(note) = o.grounding {
+            self.grounding.push(ValueGrounding {
+                value: name.to_string(),
+                mention: note.mention,
+                candidates: note.candidates,
+            });
+        }
         let text = if o.magnitude {
             format!("abs({name})")
         } else {
@@ -1522,445 +1478,5 @@ impl PlanBuilder {
         let text = name.to_string();
         self.values.insert(name, ValueSpec::Constant(d));
         text
-    }
-}
-
-/// Grounds mentions in the page's cells and text facts.
-struct Grounder<'a> {
-    schema: &'a Schema,
-    idf: HashMap<String, f64>,
-    row_words: Vec<Vec<String>>,
-    /// Words of each row's lexicon concept labels (other reports' names for
-    /// the row's metric); empty without the lexicon.
-    row_alias_words: Vec<Vec<String>>,
-    column_words: Vec<Vec<String>>,
-    /// Which rows and columns are totals ("total" is a stop word, so it is
-    /// not among their words).
-    row_is_total: Vec<bool>,
-    column_is_total: Vec<bool>,
-    /// No column names a year and fewer than half the rows do: those years
-    /// are part of a few rows' names, not the table's period axis.
-    row_years_are_names: bool,
-    fact_words: Vec<(Vec<String>, Vec<String>)>,
-    /// The question asks for a rate or percentage, so printed percentages fit.
-    wants_percent: bool,
-    /// For mentions with these (inherited) words, the row label or text
-    /// context of the value they were inherited from.
-    anchor: Option<(Vec<String>, String)>,
-}
-
-impl<'a> Grounder<'a> {
-    fn new(schema: &'a Schema, question: &str, lexicon: bool) -> Self {
-        let row_words: Vec<Vec<String>> =
-            schema.rows.iter().map(|(l, _)| content_words(l)).collect();
-        let row_alias_words: Vec<Vec<String>> = (0..schema.rows.len())
-            .map(|i| match schema.row_concept_labels.get(i) {
-                Some(labels) if lexicon => labels
-                    .iter()
-                    .flat_map(|l| content_words(l))
-                    .filter(|w| !row_words[i].contains(w))
-                    .collect(),
-                _ => Vec::new(),
-            })
-            .collect();
-        let column_words: Vec<Vec<String>> = schema
-            .columns
-            .iter()
-            .map(|(l, _)| content_words(l))
-            .collect();
-        let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
-            .facts
-            .iter()
-            .map(|f| (content_words(&f.context), content_words(&f.sentence_text)))
-            .collect();
-        let mut df: HashMap<String, usize> = HashMap::new();
-        let docs: Vec<HashSet<&String>> = row_words
-            .iter()
-            .chain(column_words.iter())
-            .map(|w| w.iter().collect())
-            .chain(schema.sentences.iter().map(|_| HashSet::new()))
-            .collect();
-        let sentence_words: Vec<Vec<String>> =
-            schema.sentences.iter().map(|s| content_words(s)).collect();
-        for d in docs.iter().chain(
-            sentence_words
-                .iter()
-                .map(|w| w.iter().collect::<HashSet<_>>())
-                .collect::<Vec<_>>()
-                .iter(),
-        ) {
-            for w in d {
-                *df.entry((*w).clone()).or_insert(0) += 1;
-            }
-        }
-        let n = (row_words.len() + column_words.len() + sentence_words.len()).max(1) as f64;
-        let idf = df
-            .into_iter()
-            .map(|(w, d)| (w, (1.0 + n / d as f64).ln()))
-            .collect();
-        let q = normalise_question(question);
-        let wants_percent = [
-            "percent",
-            "percentage",
-            "%",
-            "rate",
-            "margin",
-            "yield",
-            "ratio",
-        ]
-        .iter()
-        .any(|w| q.contains(w));
-        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == "total");
-        let rows_with_years = schema.rows.iter().filter(|(_, y)| y.is_some()).count();
-        let row_years_are_names = schema.columns.iter().all(|(_, y)| y.is_none())
-            && rows_with_years > 0
-            && rows_with_years * 2 < schema.rows.len();
-        Self {
-            row_years_are_names,
-            row_is_total: schema.rows.iter().map(|(l, _)| is_total(l)).collect(),
-            column_is_total: schema.columns.iter().map(|(l, _)| is_total(l)).collect(),
-            schema,
-            anchor: None,
-            wants_percent,
-            idf,
-            row_words,
-            row_alias_words,
-            column_words,
-            fact_words,
-        }
-    }
-
-    fn weight(&self, w: &str) -> f64 {
-        self.idf.get(w).copied().unwrap_or(0.0)
-    }
-
-    /// Years the table's columns (or rows) name, ascending.
-    fn years(&self) -> Vec<i32> {
-        let mut ys: Vec<i32> = self.schema.columns.iter().filter_map(|(_, y)| *y).collect();
-        if ys.len() < 2 {
-            ys = self.schema.rows.iter().filter_map(|(_, y)| *y).collect();
-        }
-        ys.sort_unstable();
-        ys.dedup();
-        ys
-    }
-
-    /// The total a table cell is a part of: a "total" row in its column or
-    /// a "total" column in its row, the one whose label best matches
-    /// `whole`; in a table with no totals at all, the sum of its column.
-    fn total_for(&self, part: &Operand, whole: &[String]) -> Option<Whole> {
-        let (row, column) = part.cell?;
-        let q: Vec<&String> = whole.iter().collect();
-        let mut best: Option<(f64, &CellEntry)> = None;
-        for c in &self.schema.cells {
-            let (label, total) = if c.column == column && c.row != row {
-                (&self.row_words[c.row], self.row_is_total[c.row])
-            } else if c.row == row && c.column != column {
-                (&self.column_words[c.column], self.column_is_total[c.column])
-            } else {
-                continue;
-            };
-            if !total {
-                continue;
-            }
-            let score = self.overlap(&q, label) - 0.01 * label.len() as f64;
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, c));
-            }
-        }
-        if let Some((_, c)) = best {
-            return Some(Whole::One(cell_operand(c)));
-        }
-        let any_total = self
-            .row_is_total
-            .iter()
-            .chain(&self.column_is_total)
-            .any(|t| *t);
-        let cells: Vec<&CellEntry> = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.column == column)
-            .collect();
-        if any_total || cells.len() < 3 || cells.iter().any(|c| c.percent) {
-            return None;
-        }
-        Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
-    }
-
-    /// The cell of the same row and column year as `o` that sits nearest
-    /// `other`'s column, when the table prints that year in more than one
-    /// column.
-    fn nearest_twin(&self, o: Operand, other: &Operand) -> Operand {
-        let (Some((row, column)), Some((_, other_column))) = (o.cell, other.cell) else {
-            return o;
-        };
-        let Some(year) = self
-            .schema
-            .cells
-            .iter()
-            .find(|c| c.row == row && c.column == column)
-            .and_then(|c| c.column_year)
-        else {
-            return o;
-        };
-        let twin = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.row == row && c.column != column && c.column_year == Some(year))
-            .min_by_key(|c| c.column.abs_diff(other_column));
-        match twin {
-            Some(c) if c.column.abs_diff(other_column) < column.abs_diff(other_column) => {
-                cell_operand(c)
-            }
-            _ => o,
-        }
-    }
-
-    /// The cell of the row labelled `label` for `year`.
-    fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
-        let cells: Vec<&CellEntry> = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.row_label == label && c.column_year.or(c.row_year) == Some(year))
-            .collect();
-        match cells.as_slice() {
-            [cell] => Some(cell_operand(cell)),
-            _ => None,
-        }
-    }
-
-    /// The value in the anchor's row (or sentence) for `year`.
-    fn ground_anchor(&self, mention: &[String], year: Option<i32>) -> Option<Operand> {
-        let (words, label) = self.anchor.as_ref()?;
-        if words.as_slice() != mention {
-            return None;
-        }
-        let year = year?;
-        let cells: Vec<&CellEntry> = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| &c.row_label == label && c.column_year.or(c.row_year) == Some(year))
-            .collect();
-        if let [cell] = cells.as_slice() {
-            return Some(cell_operand(cell));
-        }
-        let from = self.schema.facts.iter().find(|f| &f.context == label)?;
-        self.schema
-            .facts
-            .iter()
-            .filter(|f| f.sentence == from.sentence && f.year == Some(year) && !f.is_year_mention)
-            .min_by_key(|f| f.token.abs_diff(from.token))
-            .map(fact_operand)
-    }
-
-    fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
-        if let Some(o) = self.ground_anchor(mention, year) {
-            return Ok(o);
-        }
-        let q: Vec<&String> = {
-            let mut seen = HashSet::new();
-            mention.iter().filter(|w| seen.insert(w.as_str())).collect()
-        };
-        let q_weight: f64 = q
-            .iter()
-            .map(|w| self.weight(w).max(0.3))
-            .sum::<f64>()
-            .max(1e-9);
-        let mut best: Option<(f64, Operand)> = None;
-        for cell in &self.schema.cells {
-            let score = self.score_cell(cell, &q, q_weight, year);
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, cell_operand(cell)));
-            }
-        }
-        for (k, fact) in self.schema.facts.iter().enumerate() {
-            if fact.is_year_mention {
-                continue;
-            }
-            let score = self.score_fact(k, fact, &q, q_weight, year);
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, fact_operand(fact)));
-            }
-        }
-        match best {
-            Some((s, o)) if s > 0.05 => Ok(o),
-            _ => Err(PlanError::NotGrounded {
-                mention: format!(
-                    "{}{}",
-                    mention.join(" "),
-                    year.map(|y| format!(" in {y}")).unwrap_or_default()
-                ),
-            }),
-        }
-    }
-
-    fn overlap(&self, q: &[&String], label: &[String]) -> f64 {
-        q.iter()
-            .filter(|w| label.iter().any(|l| same_word(l, w)))
-            .map(|w| self.weight(w).max(0.3))
-            .sum()
-    }
-
-    fn score_cell(&self, cell: &CellEntry, q: &[&String], q_weight: f64, year: Option<i32>) -> f64 {
-        let row = &self.row_words[cell.row];
-        let col = &self.column_words[cell.column];
-        let row_hit = self.overlap(q, row);
-        let col_hit = self.overlap(q, col);
-        // a word the row and the column both carry counts once
-        let alias = &self.row_alias_words[cell.row];
-        let hit: f64 = q
-            .iter()
-            .filter(|w| {
-                row.iter()
-                    .chain(col.iter())
-                    .chain(alias.iter())
-                    .any(|l| same_word(l, w))
-            })
-            .map(|w| self.weight(w).max(0.3))
-            .sum();
-        let mut score = hit / q_weight;
-        // prefer labels whose words the mention covers
-        let row_cover = if row.is_empty() {
-            0.0
-        } else {
-            row.iter()
-                .filter(|w| q.iter().any(|x| same_word(x, w)))
-                .count() as f64
-                / row.len() as f64
-        };
-        score += 0.25 * row_cover;
-        // a mention that names only a column means its total row, one
-        // that names only a row its total column
-        if row_hit == 0.0 && col_hit > 0.0 && self.row_is_total[cell.row] {
-            score += 0.2;
-        }
-        if col_hit == 0.0
-            && row_hit > 0.0
-            && cell.column_year.is_none()
-            && self.column_is_total[cell.column]
-        {
-            score += 0.2;
-        }
-        if cell.percent && !self.wants_percent {
-            score -= 0.3;
-        }
-        let cell_year = cell.column_year.or(cell.row_year);
-        if self.row_years_are_names && cell.column_year.is_none() {
-            // "2007 net revenue ... rider revenue ... 2008 net revenue": the
-            // years name a few rows; a year asked does not rule out the others
-            return match (year, cell_year) {
-                (Some(y), Some(cy)) if y == cy => score + 0.5,
-                (Some(_), Some(_)) => score - 1.0,
-                _ => score,
-            };
-        }
-        match (year, cell_year) {
-            (Some(y), Some(cy)) if y == cy => score += 1.2,
-            (Some(_), Some(_)) => score -= 1.5,
-            (Some(y), None) => {
-                let label = format!("{} {}", cell.row_label, cell.column_label);
-                if words::years_in(&label).contains(&y) {
-                    score += 0.8;
-                } else {
-                    score -= 0.3;
-                }
-            }
-            (None, _) => {
-                // no period asked: the first (most recent) column
-                score -= 0.01 * cell.column as f64;
-            }
-        }
-        score
-    }
-
-    fn score_fact(
-        &self,
-        k: usize,
-        fact: &FactEntry,
-        q: &[&String],
-        q_weight: f64,
-        year: Option<i32>,
-    ) -> f64 {
-        let (ctx, sent) = &self.fact_words[k];
-        let ctx_hit = self.overlap(q, ctx);
-        let sent_hit = self.overlap(q, sent);
-        let mut score = (0.7 * ctx_hit + 0.3 * sent_hit) / q_weight;
-        match (year, fact.year) {
-            (Some(y), Some(fy)) if y == fy => score += 0.9,
-            (Some(_), Some(_)) => score -= 1.0,
-            (Some(y), None) => {
-                if fact.sentence_text.contains(&y.to_string()) {
-                    score += 0.4;
-                } else {
-                    score -= 0.5;
-                }
-            }
-            (None, _) => {}
-        }
-        if fact.percent && !self.wants_percent {
-            score -= 0.5;
-        }
-        // the table is the first place to look
-        score - 0.15 - 0.001 * fact.sentence as f64
-    }
-}
-
-/// Words that meet: equal, or one a short extension of the other
-/// ("africa" and "african").
-fn same_word(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
-    }
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    short.len() >= 4 && long.len() - short.len() <= 2 && long.starts_with(short)
-}
-
-fn literal(s: &str) -> String {
-    Literal::new_simple_literal(s).to_string()
-}
-
-fn cell_operand(cell: &CellEntry) -> Operand {
-    let sparql = format!(
-        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a qb:Observation ; fk:row ?row ; fk:column ?column ; fk:value ?value .\n  ?row fk:index {} ; rdfs:label {} .\n  ?column fk:index {} ; rdfs:label {} .\n}} }}",
-        crate::kg::vocab::sparql_prefixes(),
-        cell.row,
-        literal(&cell.row_label),
-        cell.column,
-        literal(&cell.column_label),
-    );
-    Operand {
-        spec: ValueSpec::Sparql {
-            sparql,
-            description: format!("{} ({})", cell.row_label, cell.column_label),
-        },
-        magnitude: cell.value.is_sign_negative(),
-        year: cell.column_year.or(cell.row_year),
-        label: cell.row_label.clone(),
-        cell: Some((cell.row, cell.column)),
-        scale: label_scale(&cell.column_label).or_else(|| label_scale(&cell.row_label)),
-    }
-}
-
-fn fact_operand(fact: &FactEntry) -> Operand {
-    let sparql = format!(
-        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:TextFact ; fk:sentence ?sentence ; fk:tokenIndex {} ; fk:value ?value .\n  ?sentence fk:index {} .\n}} }}",
-        crate::kg::vocab::sparql_prefixes(),
-        fact.token,
-        fact.sentence,
-    );
-    Operand {
-        spec: ValueSpec::Sparql {
-            sparql,
-            description: format!("`{}` in \"{}\"", fact.raw, fact.context),
-        },
-        magnitude: false,
-        year: fact.year,
-        label: fact.context.clone(),
-        cell: None,
-        scale: fact.scale.clone(),
     }
 }

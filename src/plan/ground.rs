@@ -1,0 +1,848 @@
+//! Grounding: which table cell or text number a mention names.
+//!
+//! A mention is the words a question uses for a value plus the year it asks
+//! about. Every numeric cell and every number of the text is a candidate;
+//! each gets a vector of general [`Feature`]s (word overlap weighted by
+//! rarity on the page, phrase matches, year agreement, cues like "total" or
+//! "beginning", the learned lexicon's synonyms, what earlier turns grounded)
+//! and its score is their dot product with one table of [`Weights`]. The best
+//! candidate wins when it scores above the floor; otherwise the mention is
+//! not grounded and the turn answers null with the reason.
+//!
+//! The default weights were fitted on the tune half of the public split
+//! (`FINKG_GROUNDING_WEIGHTS` points at a JSON object of overrides, by
+//! feature name, for refitting) and read on the other half.
+
+use super::operand::{cell_operand, fact_operand, Operand, Whole};
+use super::PlanError;
+use crate::kg::{CellEntry, FactEntry, Schema};
+use crate::trace::CandidateNote;
+use crate::words::{self, content_words};
+use std::collections::{HashMap, HashSet};
+
+macro_rules! features {
+    ($($name:ident = $weight:expr, $doc:literal;)*) => {
+        /// A feature of a grounding candidate; its weight is in [`Weights`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[allow(non_camel_case_types)]
+        pub enum Feature {
+            $(#[doc = $doc] $name,)*
+        }
+
+        impl Feature {
+            /// Every feature, in the order of a feature vector.
+            pub const ALL: &'static [Feature] = &[$(Feature::$name,)*];
+
+            /// The feature's name, as in a weights file.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Feature::$name => stringify!($name),)*
+                }
+            }
+        }
+
+        /// The default weight of each feature, in [`Feature::ALL`]'s order.
+        const DEFAULT_WEIGHTS: [f64; Feature::ALL.len()] = [$($weight,)*];
+    };
+}
+
+features! {
+    label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
+    row_cover = 0.25, "Share of the row label's words the mention covers.";
+    phrase = 0.0, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
+    total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
+    total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
+    cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
+    cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
+    cell_year_other = -1.5, "The cell's year is another year than the one asked.";
+    cell_year_in_label = 0.8, "The cell has no year of its own, but its labels print the year asked.";
+    cell_year_absent = -0.3, "A year is asked and the cell's labels print none.";
+    printed_year_match = 0.0, "A date column whose fiscal year differs from the year asked prints the year asked (\"january 3 2009\" asked as 2009).";
+    name_year_match = 0.5, "Years name a few rows (not the period axis) and the row names the year asked.";
+    name_year_other = -1.0, "Years name a few rows and the row names another year.";
+    column_position = -0.01, "No year asked: the column's position (the first column is the latest).";
+    boundary_agrees = 0.0, "The mention says beginning or end of a period, and the row or column says the same.";
+    boundary_conflicts = 0.0, "The mention says beginning (end) and the row or column says end (beginning).";
+    context_match = 0.7, "Share of the mention's words found in the words around a text number.";
+    sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
+    near_match = 0.0, "Share of the mention's words in the number's own clause, weighted by closeness.";
+    fact_year_match = 0.9, "The text number's year is the year asked.";
+    fact_year_other = -1.0, "The text number's year is another year.";
+    fact_year_in_sentence = 0.4, "The number has no year of its own, but its sentence prints the year asked.";
+    fact_year_absent = -0.5, "A year is asked and the number's sentence prints none.";
+    fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
+    text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
+    sentence_position = -0.001, "The sentence's position on the page.";
+    scale_agrees = 0.0, "The question asks for a scale (\"in millions\") the candidate prints.";
+    earlier_row = 0.0, "An earlier turn of the conversation read the same row or sentence.";
+}
+
+/// The weight of each feature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Weights {
+    w: [f64; Feature::ALL.len()],
+    /// The score a candidate must pass to be grounded.
+    pub floor: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self {
+            w: DEFAULT_WEIGHTS,
+            floor: 0.05,
+        }
+    }
+}
+
+impl Weights {
+    /// The weight of one feature.
+    pub fn get(&self, f: Feature) -> f64 {
+        self.w[f as usize]
+    }
+
+    /// The defaults with the overrides of a JSON object (`{"phrase": 0.4,
+    /// "floor": 0.1}`); an unknown name is an error.
+    pub fn with_overrides(json: &str) -> Result<Self, String> {
+        let map: HashMap<String, f64> =
+            serde_json::from_str(json).map_err(|e| format!("grounding weights: {e}"))?;
+        let mut w = Self::default();
+        for (name, value) in map {
+            if name == "floor" {
+                w.floor = value;
+                continue;
+            }
+            let f = Feature::ALL
+                .iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| format!("grounding weights: no feature named `{name}`"))?;
+            w.w[*f as usize] = value;
+        }
+        Ok(w)
+    }
+
+    /// The weights in force: the defaults, or the overrides of the file
+    /// `FINKG_GROUNDING_WEIGHTS` names.
+    pub fn from_env() -> Result<Self, String> {
+        match std::env::var_os("FINKG_GROUNDING_WEIGHTS") {
+            None => Ok(Self::default()),
+            Some(path) => {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.to_string_lossy()))?;
+                Self::with_overrides(&text)
+            }
+        }
+    }
+}
+
+/// A candidate's feature values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FeatureVector([f64; Feature::ALL.len()]);
+
+impl FeatureVector {
+    fn set(&mut self, f: Feature, v: f64) {
+        self.0[f as usize] = v;
+    }
+
+    fn score(&self, w: &Weights) -> f64 {
+        self.0.iter().zip(w.w.iter()).map(|(x, w)| x * w).sum()
+    }
+
+    /// The features that moved the score most, with their contributions.
+    fn deciding(&self, w: &Weights, n: usize) -> Vec<(&'static str, f64)> {
+        let mut c: Vec<(&'static str, f64)> = Feature::ALL
+            .iter()
+            .map(|f| (f.name(), self.0[*f as usize] * w.get(*f)))
+            .filter(|(_, c)| c.abs() > 1e-9)
+            .collect();
+        c.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+        c.truncate(n);
+        c
+    }
+}
+
+/// How one value was grounded: the mention and the best candidates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroundingNote {
+    /// The mention's words and year.
+    pub mention: String,
+    /// The top candidates, best first.
+    pub candidates: Vec<CandidateNote>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    Cell(usize),
+    Fact(usize),
+}
+
+/// Cue words read from the ontology's word lists (`fk:WordList`).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Cues {
+    /// Words that put a value at the start of a period (stemmed).
+    pub beginning: Vec<String>,
+    /// Words that put a value at the end of a period (stemmed).
+    pub end: Vec<String>,
+    /// Words that ask for a rate or percentage (as printed).
+    pub percent: Vec<String>,
+    /// Words that name no metric of their own (stemmed).
+    pub generic: Vec<String>,
+}
+
+/// The marker a mention carries for a beginning or end cue ("at the
+/// beginning of 2010"): cue words are often stop words, so they would be
+/// lost among the content words.
+const BEGINNING_MARK: &str = "@beginning";
+const END_MARK: &str = "@end";
+
+impl Cues {
+    /// The cue lists of the TBox.
+    pub fn from_tbox(tbox: &crate::ontology::Tbox) -> Self {
+        let stemmed = |name: &str| -> Vec<String> {
+            tbox.word_list(name)
+                .iter()
+                .map(|w| words::stem(w))
+                .collect()
+        };
+        Self {
+            beginning: stemmed("BeginningCue"),
+            end: stemmed("EndCue"),
+            percent: tbox.word_list("PercentCue").to_vec(),
+            generic: stemmed("GenericWords"),
+        }
+    }
+
+    /// The content words of a mention's text, with a marker for a beginning
+    /// or end cue.
+    pub fn mention_words(&self, text: &str) -> Vec<String> {
+        let mut out = content_words(text);
+        let toks: Vec<String> = words::tokens(text).iter().map(|t| words::stem(t)).collect();
+        match boundary_of(&toks, self) {
+            Some(Boundary::Beginning) => out.push(BEGINNING_MARK.into()),
+            Some(Boundary::End) => out.push(END_MARK.into()),
+            None => {}
+        }
+        out
+    }
+
+    /// Mention words that say something beyond generic words and cues.
+    pub fn specific(&self, words: &[String]) -> Vec<String> {
+        words
+            .iter()
+            .filter(|w| !w.starts_with('@') && !self.generic.contains(w))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Whether a label or mention speaks of the beginning or the end of a period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    Beginning,
+    End,
+}
+
+/// Grounds mentions in the page's cells and text facts.
+pub(super) struct Grounder<'a> {
+    schema: &'a Schema,
+    weights: &'a Weights,
+    idf: HashMap<String, f64>,
+    row_words: Vec<Vec<String>>,
+    /// Words of each row's lexicon concept labels (other reports' names for
+    /// the row's metric); empty without the lexicon.
+    row_alias_words: Vec<Vec<String>>,
+    column_words: Vec<Vec<String>>,
+    /// Which rows and columns are totals.
+    row_is_total: Vec<bool>,
+    column_is_total: Vec<bool>,
+    row_boundary: Vec<Option<Boundary>>,
+    column_boundary: Vec<Option<Boundary>>,
+    /// No column names a year and fewer than half the rows do: those years
+    /// are part of a few rows' names, not the table's period axis.
+    row_years_are_names: bool,
+    fact_words: Vec<(Vec<String>, Vec<String>)>,
+    /// Each sentence's tokens as content words (None for other tokens), by
+    /// token position.
+    sentence_tokens: Vec<Vec<Option<String>>>,
+    /// The question asks for a rate or percentage, so printed percentages fit.
+    wants_percent: bool,
+    /// The scale word the question asks its answer in.
+    asked_scale: Option<String>,
+    /// For mentions with these (inherited) words, the row label or text
+    /// context of the value they were inherited from.
+    pub anchor: Option<(Vec<String>, String)>,
+    /// Row labels and text contexts earlier turns read.
+    pub earlier: HashSet<String>,
+}
+
+/// What makes a question word name the beginning or end of a period.
+fn boundary_of(words: &[String], cues: &Cues) -> Option<Boundary> {
+    let has = |list: &[String]| words.iter().any(|w| list.iter().any(|c| c == w));
+    match (has(&cues.beginning), has(&cues.end)) {
+        (true, false) => Some(Boundary::Beginning),
+        (false, true) => Some(Boundary::End),
+        _ => None,
+    }
+}
+
+/// A label's boundary: cue words, or a date on the first or last day of a year.
+fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
+    let toks = words::tokens(label);
+    let stems: Vec<String> = toks.iter().map(|t| words::stem(t)).collect();
+    if let Some(b) = boundary_of(&stems, cues) {
+        return Some(b);
+    }
+    let text = format!(" {} ", toks.join(" "));
+    if text.contains(" january 1 ") {
+        Some(Boundary::Beginning)
+    } else if text.contains(" december 31 ") {
+        Some(Boundary::End)
+    } else {
+        None
+    }
+}
+
+impl<'a> Grounder<'a> {
+    pub fn new(
+        schema: &'a Schema,
+        question: &str,
+        lexicon: bool,
+        weights: &'a Weights,
+        cues: &Cues,
+        asked_scale: Option<String>,
+    ) -> Self {
+        let row_words: Vec<Vec<String>> =
+            schema.rows.iter().map(|(l, _)| content_words(l)).collect();
+        let row_alias_words: Vec<Vec<String>> = (0..schema.rows.len())
+            .map(|i| match schema.row_concept_labels.get(i) {
+                Some(labels) if lexicon => labels
+                    .iter()
+                    .flat_map(|l| content_words(l))
+                    .filter(|w| !row_words[i].contains(w))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let column_words: Vec<Vec<String>> = schema
+            .columns
+            .iter()
+            .map(|(l, _)| content_words(l))
+            .collect();
+        let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
+            .facts
+            .iter()
+            .map(|f| (content_words(&f.context), content_words(&f.sentence_text)))
+            .collect();
+        let sentence_tokens: Vec<Vec<Option<String>>> = schema
+            .sentences
+            .iter()
+            .map(|s| {
+                s.split_whitespace()
+                    .map(|t| content_words(t).into_iter().next())
+                    .collect()
+            })
+            .collect();
+        let sentence_words: Vec<Vec<String>> =
+            schema.sentences.iter().map(|s| content_words(s)).collect();
+        let mut df: HashMap<String, usize> = HashMap::new();
+        for d in row_words
+            .iter()
+            .chain(column_words.iter())
+            .chain(sentence_words.iter())
+        {
+            let unique: HashSet<&String> = d.iter().collect();
+            for w in unique {
+                *df.entry(w.clone()).or_insert(0) += 1;
+            }
+        }
+        let n = (row_words.len() + column_words.len() + sentence_words.len()).max(1) as f64;
+        let idf = df
+            .into_iter()
+            .map(|(w, d)| (w, (1.0 + n / d as f64).ln()))
+            .collect();
+        let q = format!(" {} ", words::tokens(question).join(" "));
+        let wants_percent =
+            cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
+        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == "total");
+        let rows_with_years = schema.rows.iter().filter(|(_, y)| y.is_some()).count();
+        let row_years_are_names = schema.columns.iter().all(|(_, y)| y.is_none())
+            && rows_with_years > 0
+            && rows_with_years * 2 < schema.rows.len();
+        Self {
+            row_years_are_names,
+            row_is_total: schema.rows.iter().map(|(l, _)| is_total(l)).collect(),
+            column_is_total: schema.columns.iter().map(|(l, _)| is_total(l)).collect(),
+            row_boundary: schema
+                .rows
+                .iter()
+                .map(|(l, _)| label_boundary(l, cues))
+                .collect(),
+            column_boundary: schema
+                .columns
+                .iter()
+                .map(|(l, _)| label_boundary(l, cues))
+                .collect(),
+            schema,
+            weights,
+            anchor: None,
+            earlier: HashSet::new(),
+            wants_percent,
+            asked_scale,
+            idf,
+            row_words,
+            row_alias_words,
+            column_words,
+            fact_words,
+            sentence_tokens,
+        }
+    }
+
+    fn weight(&self, w: &str) -> f64 {
+        self.idf.get(w).copied().unwrap_or(0.0)
+    }
+
+    /// Years the table's columns (or rows) name, ascending.
+    pub fn years(&self) -> Vec<i32> {
+        let mut ys: Vec<i32> = self.schema.columns.iter().filter_map(|(_, y)| *y).collect();
+        if ys.len() < 2 {
+            ys = self.schema.rows.iter().filter_map(|(_, y)| *y).collect();
+        }
+        ys.sort_unstable();
+        ys.dedup();
+        ys
+    }
+
+    /// The total a table cell is a part of: a "total" row in its column or
+    /// a "total" column in its row, the one whose label best matches
+    /// `whole`; in a table with no totals at all, the sum of its column.
+    pub fn total_for(&self, part: &Operand, whole: &[String]) -> Option<Whole> {
+        let (row, column) = part.cell?;
+        let q: Vec<&String> = whole.iter().collect();
+        let mut best: Option<(f64, &CellEntry)> = None;
+        for c in &self.schema.cells {
+            let (label, total) = if c.column == column && c.row != row {
+                (&self.row_words[c.row], self.row_is_total[c.row])
+            } else if c.row == row && c.column != column {
+                (&self.column_words[c.column], self.column_is_total[c.column])
+            } else {
+                continue;
+            };
+            if !total {
+                continue;
+            }
+            let score = self.overlap(&q, label) - 0.01 * label.len() as f64;
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, c));
+            }
+        }
+        if let Some((_, c)) = best {
+            return Some(Whole::One(cell_operand(c)));
+        }
+        let any_total = self
+            .row_is_total
+            .iter()
+            .chain(&self.column_is_total)
+            .any(|t| *t);
+        let cells: Vec<&CellEntry> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.column == column)
+            .collect();
+        if any_total || cells.len() < 3 || cells.iter().any(|c| c.percent) {
+            return None;
+        }
+        Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
+    }
+
+    /// The cell of the same row and column year as `o` that sits nearest
+    /// `other`'s column, when the table prints that year in more than one
+    /// column.
+    pub fn nearest_twin(&self, o: Operand, other: &Operand) -> Operand {
+        let (Some((row, column)), Some((_, other_column))) = (o.cell, other.cell) else {
+            return o;
+        };
+        let Some(year) = self
+            .schema
+            .cells
+            .iter()
+            .find(|c| c.row == row && c.column == column)
+            .and_then(|c| c.column_year)
+        else {
+            return o;
+        };
+        let twin = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.row == row && c.column != column && c.column_year == Some(year))
+            .min_by_key(|c| c.column.abs_diff(other_column));
+        match twin {
+            Some(c) if c.column.abs_diff(other_column) < column.abs_diff(other_column) => {
+                cell_operand(c)
+            }
+            _ => o,
+        }
+    }
+
+    /// The cell of the row labelled `label` for `year`.
+    pub fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
+        let cells: Vec<&CellEntry> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.row_label == label && c.column_year.or(c.row_year) == Some(year))
+            .collect();
+        match cells.as_slice() {
+            [cell] => Some(cell_operand(cell)),
+            _ => None,
+        }
+    }
+
+    /// The value in the anchor's row (or sentence) for `year`.
+    fn ground_anchor(&self, mention: &[String], year: Option<i32>) -> Option<Operand> {
+        let (words, label) = self.anchor.as_ref()?;
+        if words.as_slice() != mention {
+            return None;
+        }
+        let year = year?;
+        let cells: Vec<&CellEntry> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| &c.row_label == label && c.column_year.or(c.row_year) == Some(year))
+            .collect();
+        if let [cell] = cells.as_slice() {
+            return Some(cell_operand(cell));
+        }
+        let from = self.schema.facts.iter().find(|f| &f.context == label)?;
+        self.schema
+            .facts
+            .iter()
+            .filter(|f| f.sentence == from.sentence && f.year == Some(year) && !f.is_year_mention)
+            .min_by_key(|f| f.token.abs_diff(from.token))
+            .map(fact_operand)
+    }
+
+    /// Every candidate for a mention with its features and score, best first
+    /// (ties keep the page's order: cells, then the text).
+    fn candidates(
+        &self,
+        mention: &[String],
+        year: Option<i32>,
+    ) -> Vec<(f64, Target, FeatureVector)> {
+        let boundary = if mention.iter().any(|w| w == BEGINNING_MARK) {
+            Some(Boundary::Beginning)
+        } else if mention.iter().any(|w| w == END_MARK) {
+            Some(Boundary::End)
+        } else {
+            None
+        };
+        let mention: Vec<String> = mention
+            .iter()
+            .filter(|w| !w.starts_with('@'))
+            .cloned()
+            .collect();
+        let mention = mention.as_slice();
+        let q: Vec<&String> = {
+            let mut seen = HashSet::new();
+            mention.iter().filter(|w| seen.insert(w.as_str())).collect()
+        };
+        let q_weight: f64 = q
+            .iter()
+            .map(|w| self.weight(w).max(0.3))
+            .sum::<f64>()
+            .max(1e-9);
+        let mut out: Vec<(f64, Target, FeatureVector)> = Vec::new();
+        for (k, cell) in self.schema.cells.iter().enumerate() {
+            let f = self.cell_features(cell, &q, q_weight, year, mention, boundary);
+            out.push((f.score(self.weights), Target::Cell(k), f));
+        }
+        for (k, fact) in self.schema.facts.iter().enumerate() {
+            if fact.is_year_mention {
+                continue;
+            }
+            let f = self.fact_features(k, fact, &q, q_weight, year, mention);
+            out.push((f.score(self.weights), Target::Fact(k), f));
+        }
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
+    fn describe(&self, t: Target) -> String {
+        match t {
+            Target::Cell(k) => {
+                let c = &self.schema.cells[k];
+                format!("cell `{}` / `{}` = {}", c.row_label, c.column_label, c.raw)
+            }
+            Target::Fact(k) => {
+                let f = &self.schema.facts[k];
+                format!("text `{}` in \"{}\"", f.raw, f.context)
+            }
+        }
+    }
+
+    /// The cell or text number a mention names, for a year.
+    pub fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
+        if let Some(o) = self.ground_anchor(mention, year) {
+            return Ok(o);
+        }
+        let ranked = self.candidates(mention, year);
+        let mention_text = format!(
+            "{}{}",
+            mention.join(" "),
+            year.map(|y| format!(" in {y}")).unwrap_or_default()
+        );
+        match ranked.first() {
+            Some((s, t, _)) if *s > self.weights.floor => {
+                let mut o = match *t {
+                    Target::Cell(k) => cell_operand(&self.schema.cells[k]),
+                    Target::Fact(k) => fact_operand(&self.schema.facts[k]),
+                };
+                o.grounding = Some(GroundingNote {
+                    mention: mention_text,
+                    candidates: ranked
+                        .iter()
+                        .take(3)
+                        .map(|(s, t, f)| CandidateNote {
+                            source: self.describe(*t),
+                            score: (*s * 1000.0).round() / 1000.0,
+                            features: f
+                                .deciding(self.weights, 4)
+                                .into_iter()
+                                .map(|(n, c)| (n.to_string(), (c * 1000.0).round() / 1000.0))
+                                .collect(),
+                        })
+                        .collect(),
+                });
+                Ok(o)
+            }
+            Some((s, t, _)) => Err(PlanError::NotGrounded {
+                mention: format!(
+                    "{mention_text} (the nearest, {}, scores {:.2}, under the floor {:.2})",
+                    self.describe(*t),
+                    s,
+                    self.weights.floor
+                ),
+            }),
+            None => Err(PlanError::NotGrounded {
+                mention: format!("{mention_text} (the page has no numbers)"),
+            }),
+        }
+    }
+
+    pub fn overlap(&self, q: &[&String], label: &[String]) -> f64 {
+        q.iter()
+            .filter(|w| label.iter().any(|l| same_word(l, w)))
+            .map(|w| self.weight(w).max(0.3))
+            .sum()
+    }
+
+    /// Share of the mention's adjacent word pairs that sit adjacent in `label`.
+    fn phrase_share(mention: &[String], label: &[String]) -> f64 {
+        if mention.len() < 2 || label.len() < 2 {
+            return 0.0;
+        }
+        let pairs = mention.len() - 1;
+        let hits = mention
+            .windows(2)
+            .filter(|m| {
+                label
+                    .windows(2)
+                    .any(|l| same_word(&l[0], &m[0]) && same_word(&l[1], &m[1]))
+            })
+            .count();
+        hits as f64 / pairs as f64
+    }
+
+    fn cell_features(
+        &self,
+        cell: &CellEntry,
+        q: &[&String],
+        q_weight: f64,
+        year: Option<i32>,
+        mention: &[String],
+        boundary: Option<Boundary>,
+    ) -> FeatureVector {
+        use Feature as F;
+        let mut f = FeatureVector::default();
+        let row = &self.row_words[cell.row];
+        let col = &self.column_words[cell.column];
+        let row_hit = self.overlap(q, row);
+        let col_hit = self.overlap(q, col);
+        // a word the row and the column both carry counts once
+        let alias = &self.row_alias_words[cell.row];
+        let hit: f64 = q
+            .iter()
+            .filter(|w| {
+                row.iter()
+                    .chain(col.iter())
+                    .chain(alias.iter())
+                    .any(|l| same_word(l, w))
+            })
+            .map(|w| self.weight(w).max(0.3))
+            .sum();
+        f.set(F::label_match, hit / q_weight);
+        if !row.is_empty() {
+            let covered = row
+                .iter()
+                .filter(|w| q.iter().any(|x| same_word(x, w)))
+                .count();
+            f.set(F::row_cover, covered as f64 / row.len() as f64);
+        }
+        f.set(
+            F::phrase,
+            Self::phrase_share(mention, row).max(Self::phrase_share(mention, col)),
+        );
+        if row_hit == 0.0 && col_hit > 0.0 && self.row_is_total[cell.row] {
+            f.set(F::total_row_for_column, 1.0);
+        }
+        if col_hit == 0.0
+            && row_hit > 0.0
+            && cell.column_year.is_none()
+            && self.column_is_total[cell.column]
+        {
+            f.set(F::total_column_for_row, 1.0);
+        }
+        if cell.percent && !self.wants_percent {
+            f.set(F::cell_percent_unasked, 1.0);
+        }
+        if let Some(b) = boundary {
+            let labels = [
+                self.row_boundary[cell.row],
+                self.column_boundary[cell.column],
+            ];
+            if labels.contains(&Some(b)) {
+                f.set(F::boundary_agrees, 1.0);
+            } else if labels.iter().flatten().any(|l| *l != b) {
+                f.set(F::boundary_conflicts, 1.0);
+            }
+        }
+        if let Some(asked) = &self.asked_scale {
+            let printed = crate::kg::schema::label_scale(&cell.column_label)
+                .or_else(|| crate::kg::schema::label_scale(&cell.row_label));
+            if printed.as_deref() == Some(asked.as_str()) {
+                f.set(F::scale_agrees, 1.0);
+            }
+        }
+        if self.earlier.contains(&cell.row_label) {
+            f.set(F::earlier_row, 1.0);
+        }
+        let cell_year = cell.column_year.or(cell.row_year);
+        if self.row_years_are_names && cell.column_year.is_none() {
+            // "2007 net revenue ... rider revenue ... 2008 net revenue": the
+            // years name a few rows; a year asked does not rule out the others
+            match (year, cell_year) {
+                (Some(y), Some(cy)) if y == cy => f.set(F::name_year_match, 1.0),
+                (Some(_), Some(_)) => f.set(F::name_year_other, 1.0),
+                _ => {}
+            }
+            return f;
+        }
+        match (year, cell_year) {
+            (Some(y), Some(cy)) if y == cy => f.set(F::cell_year_match, 1.0),
+            (Some(y), Some(_)) => {
+                f.set(F::cell_year_other, 1.0);
+                let printed = words::printed_years(&cell.column_label);
+                if printed.contains(&y) {
+                    f.set(F::printed_year_match, 1.0);
+                }
+            }
+            (Some(y), None) => {
+                let label = format!("{} {}", cell.row_label, cell.column_label);
+                if words::years_in(&label).contains(&y) {
+                    f.set(F::cell_year_in_label, 1.0);
+                } else {
+                    f.set(F::cell_year_absent, 1.0);
+                }
+            }
+            (None, _) => f.set(F::column_position, cell.column as f64),
+        }
+        f
+    }
+
+    fn fact_features(
+        &self,
+        k: usize,
+        fact: &FactEntry,
+        q: &[&String],
+        q_weight: f64,
+        year: Option<i32>,
+        mention: &[String],
+    ) -> FeatureVector {
+        use Feature as F;
+        let mut f = FeatureVector::default();
+        let (ctx, sent) = &self.fact_words[k];
+        f.set(F::context_match, self.overlap(q, ctx) / q_weight);
+        f.set(F::sentence_match, self.overlap(q, sent) / q_weight);
+        let toks = self
+            .sentence_tokens
+            .get(fact.sentence)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        f.set(
+            F::near_match,
+            self.near_share(q, q_weight, toks, fact.token),
+        );
+        let near_words: Vec<String> = toks.iter().flatten().cloned().collect();
+        f.set(F::phrase, Self::phrase_share(mention, &near_words));
+        match (year, fact.year) {
+            (Some(y), Some(fy)) if y == fy => f.set(F::fact_year_match, 1.0),
+            (Some(_), Some(_)) => f.set(F::fact_year_other, 1.0),
+            (Some(y), None) => {
+                if fact.sentence_text.contains(&y.to_string()) {
+                    f.set(F::fact_year_in_sentence, 1.0);
+                } else {
+                    f.set(F::fact_year_absent, 1.0);
+                }
+            }
+            (None, _) => {}
+        }
+        if fact.percent && !self.wants_percent {
+            f.set(F::fact_percent_unasked, 1.0);
+        }
+        if let (Some(asked), Some(printed)) = (&self.asked_scale, &fact.scale) {
+            if printed.contains(asked.as_str()) {
+                f.set(F::scale_agrees, 1.0);
+            }
+        }
+        if self.earlier.contains(&fact.context) {
+            f.set(F::earlier_row, 1.0);
+        }
+        f.set(F::text_source, 1.0);
+        f.set(F::sentence_position, fact.sentence as f64);
+        f
+    }
+
+    /// The mention's words in the number's own clause (between the numbers
+    /// before and after it), each weighted by rarity and closeness.
+    fn near_share(&self, q: &[&String], q_weight: f64, toks: &[Option<String>], at: usize) -> f64 {
+        if toks.is_empty() {
+            return 0.0;
+        }
+        let mut best: HashMap<&str, f64> = HashMap::new();
+        for (i, t) in toks.iter().enumerate() {
+            let Some(t) = t else { continue };
+            let Some(w) = q.iter().find(|w| same_word(t, w)) else {
+                continue;
+            };
+            let d = i.abs_diff(at) as f64;
+            let closeness = 1.0 / (1.0 + d / 4.0);
+            let e = best.entry(w.as_str()).or_insert(0.0);
+            *e = e.max(closeness);
+        }
+        best.iter()
+            .map(|(w, c)| self.weight(w).max(0.3) * c)
+            .sum::<f64>()
+            / q_weight
+    }
+}
+
+/// Words that meet: equal, or one a short extension of the other
+/// ("africa" and "african").
+pub(super) fn same_word(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 4 && long.len() - short.len() <= 2 && long.starts_with(short)
+}

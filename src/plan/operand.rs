@@ -1,0 +1,130 @@
+//! Operands of a rules plan: what a grounded cell, text number, earlier
+//! result or constant becomes in the Phase 1 contract, with the year, label,
+//! cell position and scale later steps read from it.
+
+use super::contract::{ResultRef, ValueSpec};
+use crate::conversation::{TurnResult, UsedValue};
+use crate::kg::schema::label_scale;
+use crate::kg::{CellEntry, FactEntry};
+use oxigraph::model::Literal;
+use rust_decimal::Decimal;
+
+/// An operand of the formula.
+#[derive(Debug, Clone)]
+pub(super) struct Operand {
+    pub spec: ValueSpec,
+    /// Take the magnitude (a table figure printed negative).
+    pub magnitude: bool,
+    pub year: Option<i32>,
+    pub label: String,
+    /// Row and column of the table cell it reads, if it reads one.
+    pub cell: Option<(usize, usize)>,
+    /// The scale word its source prints ("million"), if any.
+    pub scale: Option<String>,
+    /// Why the grounder chose it, for `--explain` (grounded operands only).
+    pub grounding: Option<super::ground::GroundingNote>,
+}
+
+/// The denominator of a ratio.
+pub(super) enum Whole {
+    One(Operand),
+    /// A column without a total row: the sum of its cells.
+    Sum(Vec<Operand>),
+}
+
+fn literal(s: &str) -> String {
+    Literal::new_simple_literal(s).to_string()
+}
+
+/// The query that reads one table cell by row and column.
+pub(super) fn cell_operand(cell: &CellEntry) -> Operand {
+    let sparql = format!(
+        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a qb:Observation ; fk:row ?row ; fk:column ?column ; fk:value ?value .\n  ?row fk:index {} ; rdfs:label {} .\n  ?column fk:index {} ; rdfs:label {} .\n}} }}",
+        crate::kg::vocab::sparql_prefixes(),
+        cell.row,
+        literal(&cell.row_label),
+        cell.column,
+        literal(&cell.column_label),
+    );
+    Operand {
+        spec: ValueSpec::Sparql {
+            sparql,
+            description: format!("{} ({})", cell.row_label, cell.column_label),
+        },
+        magnitude: cell.value.is_sign_negative(),
+        year: cell.column_year.or(cell.row_year),
+        label: cell.row_label.clone(),
+        cell: Some((cell.row, cell.column)),
+        scale: label_scale(&cell.column_label).or_else(|| label_scale(&cell.row_label)),
+        grounding: None,
+    }
+}
+
+/// The query that reads one number of the text by sentence and token.
+pub(super) fn fact_operand(fact: &FactEntry) -> Operand {
+    let sparql = format!(
+        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:TextFact ; fk:sentence ?sentence ; fk:tokenIndex {} ; fk:value ?value .\n  ?sentence fk:index {} .\n}} }}",
+        crate::kg::vocab::sparql_prefixes(),
+        fact.token,
+        fact.sentence,
+    );
+    Operand {
+        spec: ValueSpec::Sparql {
+            sparql,
+            description: format!("`{}` in \"{}\"", fact.raw, fact.context),
+        },
+        magnitude: false,
+        year: fact.year,
+        label: fact.context.clone(),
+        cell: None,
+        scale: fact.scale.clone(),
+        grounding: None,
+    }
+}
+
+/// An earlier turn's result.
+pub(super) fn reference_operand(h: &TurnResult) -> Operand {
+    let year = h.period.as_deref().and_then(|p| p.parse().ok());
+    Operand {
+        spec: ValueSpec::Reference(ResultRef(h.turn)),
+        magnitude: false,
+        year,
+        label: h.description.clone(),
+        cell: None,
+        scale: h.scale.clone(),
+        grounding: None,
+    }
+}
+
+/// A value an earlier turn used, read again the same way.
+pub(super) fn operand_from_used(v: &UsedValue) -> Operand {
+    let spec = match &v.sparql {
+        Some(q) => ValueSpec::Sparql {
+            sparql: q.clone(),
+            description: v.description.clone(),
+        },
+        None => ValueSpec::Constant(v.value),
+    };
+    Operand {
+        spec,
+        magnitude: false,
+        year: v.year,
+        label: v.description.clone(),
+        cell: None,
+        scale: v.scale.clone(),
+        grounding: None,
+    }
+}
+
+/// A number of the question or of a convention (an index's base of 100).
+pub(super) fn constant_operand(c: Decimal) -> Operand {
+    Operand {
+        spec: ValueSpec::Constant(c),
+        magnitude: false,
+        year: None,
+        label: c.to_string(),
+        cell: None,
+        scale: None,
+        grounding: None,
+    }
+}
