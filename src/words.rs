@@ -291,6 +291,50 @@ fn years_of(label: &str, fiscal: bool) -> Vec<i32> {
     years
 }
 
+/// The quarter of a year a text names (1 to 4): "first quarter", "q3",
+/// "4th quarter", "the last quarter", or a quarter's closing date ("march
+/// 31", "quarter ended 9/30/10").
+pub fn quarter_in(text: &str) -> Option<u8> {
+    let toks: Vec<String> = text
+        .to_lowercase()
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '?'))
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect();
+    for (i, t) in toks.iter().enumerate() {
+        let next = toks.get(i + 1).map(String::as_str);
+        let q = match t.as_str() {
+            "q1" => Some(1),
+            "q2" => Some(2),
+            "q3" => Some(3),
+            "q4" => Some(4),
+            "first" | "1st" if next == Some("quarter") => Some(1),
+            "second" | "2nd" if next == Some("quarter") => Some(2),
+            "third" | "3rd" if next == Some("quarter") => Some(3),
+            "fourth" | "4th" | "last" if next == Some("quarter") => Some(4),
+            "march" | "mar" if next == Some("31") => Some(1),
+            "june" | "jun" if next == Some("30") => Some(2),
+            "september" | "sept" | "sep" if next == Some("30") => Some(3),
+            "december" | "dec" if next == Some("31") => Some(4),
+            _ => None,
+        };
+        if q.is_some() {
+            return q;
+        }
+        let parts: Vec<&str> = t.split('/').collect();
+        if let [m, d, _] = parts.as_slice() {
+            return match (*m, *d) {
+                ("3" | "03", "31") => Some(1),
+                ("6" | "06", "30") => Some(2),
+                ("9" | "09", "30") => Some(3),
+                ("12", "31") => Some(4),
+                _ => None,
+            };
+        }
+    }
+    None
+}
+
 const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
@@ -336,6 +380,16 @@ mod tests {
             normalise_label("( losses ) earnings"),
             "( losses ) earnings"
         );
+    }
+
+    #[test]
+    fn quarters_by_name_and_date() {
+        assert_eq!(quarter_in("first quarter of 2002"), Some(1));
+        assert_eq!(quarter_in("the 4th quarter"), Some(4));
+        assert_eq!(quarter_in("quarter ended september 30"), Some(3));
+        assert_eq!(quarter_in("quarter ended 12/31/10"), Some(4));
+        assert_eq!(quarter_in("q2 2019"), Some(2));
+        assert_eq!(quarter_in("fiscal 2009"), None);
     }
 
     #[test]

@@ -782,3 +782,100 @@ fn a_total_without_one_of_its_parts() {
         &[Num("55")],
     );
 }
+
+// ------------------------------------------------------------- grounding
+//
+// The scored grounder on small pages written for the purpose: which cell or
+// text number a mention names, and no answer when nothing on the page does.
+
+/// A roll-forward: opening and closing balances of the same metric.
+const BALANCES: TableRows = &[
+    &["", "2012", "2011", "2010"],
+    &["balance at january 1", "349", "307", "285"],
+    &["additions", "69", "46", "35"],
+    &["settlements", "( 29 )", "( 25 )", "( 2 )"],
+    &["balance at december 31", "404", "349", "307"],
+];
+
+#[test]
+fn beginning_and_end_of_a_period_pick_the_balance_rows() {
+    check(
+        BALANCES,
+        "",
+        &[
+            "what was the balance at the end of 2012?",
+            "and at the beginning of 2010?",
+        ],
+        &[Num("404"), Num("285")],
+    );
+    check(
+        BALANCES,
+        "",
+        &["what is the ratio of the balance at the end of 2012 to the balance at the beginning of 2010?"],
+        &[Num("1.417544")],
+    );
+}
+
+/// A quarterly price table: quarters named by their closing dates.
+const QUARTERS: TableRows = &[
+    &["", "high", "low"],
+    &["quarter ended march 31", "32.10", "25.40"],
+    &["quarter ended june 30", "35.80", "30.05"],
+    &["quarter ended september 30", "37.71", "31.20"],
+    &["quarter ended december 31", "41.00", "36.50"],
+];
+
+#[test]
+fn a_quarter_by_name_finds_the_row_of_its_closing_date() {
+    check(
+        QUARTERS,
+        "",
+        &["what was the high price in the third quarter?"],
+        &[Num("37.71")],
+    );
+    check(
+        QUARTERS,
+        "",
+        &["what was the low price in the first quarter?"],
+        &[Num("25.40")],
+    );
+}
+
+/// The same metric in the table for some years and in the text for another.
+#[test]
+fn a_year_only_the_text_prints_is_read_from_the_text() {
+    check(
+        SALES,
+        "net sales were $ 800 million in 2006 , while the company had 35 stores in 2006 .",
+        &[
+            "what were net sales in 2006?",
+            "what were net sales in 2009?",
+        ],
+        &[Num("800"), Num("1500")],
+    );
+}
+
+#[test]
+fn a_year_the_page_does_not_print_is_not_answered() {
+    check(SALES, TEXT, &["what was net sales in 2015?"], &[Fails]);
+}
+
+#[test]
+fn a_page_without_numbers_answers_nothing() {
+    check(
+        &[&["", "2009", "2008"], &["net sales", "n/a", "--"]],
+        "the company designs widgets .",
+        &["what was net sales in 2009?"],
+        &[Fails],
+    );
+}
+
+#[test]
+fn words_the_page_does_not_have_are_not_answered() {
+    check(
+        SALES,
+        TEXT,
+        &["what was the goodwill impairment in 2009?"],
+        &[Fails],
+    );
+}

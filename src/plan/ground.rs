@@ -49,7 +49,9 @@ macro_rules! features {
 features! {
     label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
     row_cover = 0.25, "Share of the row label's words the mention covers.";
-    phrase = 0.0, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
+    no_word_match = 0.0, "The mention has words of its own and the candidate's labels, context and sentence hold none of them.";
+    caption_match = 0.0, "Share of the mention's words found in the sentence just before the table, which often names what the table measures.";
+    phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
     total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
     total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
@@ -60,12 +62,13 @@ features! {
     printed_year_match = 0.0, "A date column whose fiscal year differs from the year asked prints the year asked (\"january 3 2009\" asked as 2009).";
     name_year_match = 0.5, "Years name a few rows (not the period axis) and the row names the year asked.";
     name_year_other = -1.0, "Years name a few rows and the row names another year.";
-    column_position = -0.01, "No year asked: the column's position (the first column is the latest).";
-    boundary_agrees = 0.0, "The mention says beginning or end of a period, and the row or column says the same.";
-    boundary_conflicts = 0.0, "The mention says beginning (end) and the row or column says end (beginning).";
+    column_position = -0.02, "No year asked: the column's position (the first column is the latest).";
+    boundary_agrees = 0.5, "The mention says beginning or end of a period, and the row or column says the same.";
+    boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
     near_match = 0.0, "Share of the mention's words in the number's own clause, weighted by closeness.";
+    closest_in_sentence = 0.0, "Of the numbers of its sentence, this one has the mention's words closest to it (`near_match` highest).";
     fact_year_match = 0.9, "The text number's year is the year asked.";
     fact_year_other = -1.0, "The text number's year is another year.";
     fact_year_in_sentence = 0.4, "The number has no year of its own, but its sentence prints the year asked.";
@@ -73,8 +76,10 @@ features! {
     fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
     text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
     sentence_position = -0.001, "The sentence's position on the page.";
-    scale_agrees = 0.0, "The question asks for a scale (\"in millions\") the candidate prints.";
-    earlier_row = 0.0, "An earlier turn of the conversation read the same row or sentence.";
+    quarter_match = 0.5, "The question names a quarter and the cell's labels name the same one (by name or closing date).";
+    quarter_other = -0.5, "The question names a quarter and the cell's labels name another.";
+    scale_agrees = 0.4, "The question asks for a scale (\"in millions\") the candidate prints.";
+    earlier_row = 0.05, "An earlier turn of the conversation read the same row or sentence.";
 }
 
 /// The weight of each feature.
@@ -135,8 +140,14 @@ impl Weights {
 }
 
 /// A candidate's feature values.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FeatureVector([f64; Feature::ALL.len()]);
+
+impl Default for FeatureVector {
+    fn default() -> Self {
+        Self([0.0; Feature::ALL.len()])
+    }
+}
 
 impl FeatureVector {
     fn set(&mut self, f: Feature, v: f64) {
@@ -267,11 +278,21 @@ pub(super) struct Grounder<'a> {
     wants_percent: bool,
     /// The scale word the question asks its answer in.
     asked_scale: Option<String>,
+    /// The quarter the question names.
+    asked_quarter: Option<u8>,
+    /// The quarter each row and column label names.
+    row_quarter: Vec<Option<u8>>,
+    column_quarter: Vec<Option<u8>>,
     /// For mentions with these (inherited) words, the row label or text
     /// context of the value they were inherited from.
     pub anchor: Option<(Vec<String>, String)>,
     /// Row labels and text contexts earlier turns read.
     pub earlier: HashSet<String>,
+    /// Words of the sentence just before the table.
+    caption_words: Vec<String>,
+    /// Every year the page speaks of: in labels (as printed and as fiscal
+    /// years), cells, text numbers and sentences.
+    page_years: HashSet<i32>,
 }
 
 /// What makes a question word name the beginning or end of a period.
@@ -367,7 +388,25 @@ impl<'a> Grounder<'a> {
         let row_years_are_names = schema.columns.iter().all(|(_, y)| y.is_none())
             && rows_with_years > 0
             && rows_with_years * 2 < schema.rows.len();
+        let mut page_years: HashSet<i32> = HashSet::new();
+        for (label, year) in schema.rows.iter().chain(schema.columns.iter()) {
+            page_years.extend(year.iter().copied());
+            page_years.extend(words::years_in(label));
+            page_years.extend(words::printed_years(label));
+        }
+        page_years.extend(schema.facts.iter().filter_map(|f| f.year));
+        for s in &schema.sentences {
+            page_years.extend(s.split_whitespace().flat_map(words::printed_years));
+        }
+        let caption_words = schema
+            .pre_text_sentences
+            .checked_sub(1)
+            .and_then(|i| sentence_words.get(i))
+            .cloned()
+            .unwrap_or_default();
         Self {
+            caption_words,
+            page_years,
             row_years_are_names,
             row_is_total: schema.rows.iter().map(|(l, _)| is_total(l)).collect(),
             column_is_total: schema.columns.iter().map(|(l, _)| is_total(l)).collect(),
@@ -387,6 +426,17 @@ impl<'a> Grounder<'a> {
             earlier: HashSet::new(),
             wants_percent,
             asked_scale,
+            asked_quarter: words::quarter_in(question),
+            row_quarter: schema
+                .rows
+                .iter()
+                .map(|(l, _)| words::quarter_in(l))
+                .collect(),
+            column_quarter: schema
+                .columns
+                .iter()
+                .map(|(l, _)| words::quarter_in(l))
+                .collect(),
             idf,
             row_words,
             row_alias_words,
@@ -394,6 +444,17 @@ impl<'a> Grounder<'a> {
             fact_words,
             sentence_tokens,
         }
+    }
+
+    /// Whether the page prints a word (in a label, a concept label or a
+    /// sentence).
+    pub fn knows(&self, w: &str) -> bool {
+        self.idf.keys().any(|k| same_word(k, w))
+            || self
+                .row_alias_words
+                .iter()
+                .flatten()
+                .any(|k| same_word(k, w))
     }
 
     fn weight(&self, w: &str) -> f64 {
@@ -557,11 +618,32 @@ impl<'a> Grounder<'a> {
             let f = self.cell_features(cell, &q, q_weight, year, mention, boundary);
             out.push((f.score(self.weights), Target::Cell(k), f));
         }
+        let mut facts: Vec<(usize, FeatureVector)> = Vec::new();
         for (k, fact) in self.schema.facts.iter().enumerate() {
             if fact.is_year_mention {
                 continue;
             }
-            let f = self.fact_features(k, fact, &q, q_weight, year, mention);
+            facts.push((k, self.fact_features(k, fact, &q, q_weight, year, mention)));
+        }
+        // the number of each sentence the mention's words sit closest to
+        let near = Feature::near_match as usize;
+        let mut best: HashMap<usize, (f64, f64)> = HashMap::new();
+        for (k, f) in &facts {
+            let e = best
+                .entry(self.schema.facts[*k].sentence)
+                .or_insert((0.0, 0.0));
+            let v = f.0[near];
+            if v > e.0 {
+                *e = (v, e.0);
+            } else if v > e.1 {
+                e.1 = v;
+            }
+        }
+        for (k, mut f) in facts {
+            let (first, second) = best[&self.schema.facts[k].sentence];
+            if f.0[near] > 0.0 && f.0[near] == first && first > second {
+                f.set(Feature::closest_in_sentence, 1.0);
+            }
             out.push((f.score(self.weights), Target::Fact(k), f));
         }
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -586,12 +668,30 @@ impl<'a> Grounder<'a> {
         if let Some(o) = self.ground_anchor(mention, year) {
             return Ok(o);
         }
-        let ranked = self.candidates(mention, year);
         let mention_text = format!(
             "{}{}",
-            mention.join(" "),
+            mention
+                .iter()
+                .filter(|w| !w.starts_with('@'))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" "),
             year.map(|y| format!(" in {y}")).unwrap_or_default()
         );
+        if let Some(y) = year.filter(|y| !self.page_years.contains(y)) {
+            return Err(PlanError::NotGrounded {
+                mention: format!(
+                    "{mention_text} (no label, cell or sentence of the page is about {y})"
+                ),
+            });
+        }
+        let own: Vec<&String> = mention.iter().filter(|w| !w.starts_with('@')).collect();
+        if !own.is_empty() && !own.iter().any(|w| self.knows(w)) {
+            return Err(PlanError::NotGrounded {
+                mention: format!("{mention_text} (the page prints none of these words)"),
+            });
+        }
+        let ranked = self.candidates(mention, year);
         match ranked.first() {
             Some((s, t, _)) if *s > self.weights.floor => {
                 let mut o = match *t {
@@ -682,6 +782,11 @@ impl<'a> Grounder<'a> {
             .map(|w| self.weight(w).max(0.3))
             .sum();
         f.set(F::label_match, hit / q_weight);
+        let caption_hit = self.overlap(q, &self.caption_words);
+        f.set(F::caption_match, caption_hit / q_weight);
+        if hit == 0.0 && caption_hit == 0.0 && !q.is_empty() {
+            f.set(F::no_word_match, 1.0);
+        }
         if !row.is_empty() {
             let covered = row
                 .iter()
@@ -722,6 +827,14 @@ impl<'a> Grounder<'a> {
                 .or_else(|| crate::kg::schema::label_scale(&cell.row_label));
             if printed.as_deref() == Some(asked.as_str()) {
                 f.set(F::scale_agrees, 1.0);
+            }
+        }
+        if let Some(q) = self.asked_quarter {
+            let labels = [self.row_quarter[cell.row], self.column_quarter[cell.column]];
+            if labels.contains(&Some(q)) {
+                f.set(F::quarter_match, 1.0);
+            } else if labels.iter().flatten().any(|l| *l != q) {
+                f.set(F::quarter_other, 1.0);
             }
         }
         if self.earlier.contains(&cell.row_label) {
@@ -772,8 +885,12 @@ impl<'a> Grounder<'a> {
         use Feature as F;
         let mut f = FeatureVector::default();
         let (ctx, sent) = &self.fact_words[k];
+        let sentence_hit = self.overlap(q, sent);
         f.set(F::context_match, self.overlap(q, ctx) / q_weight);
-        f.set(F::sentence_match, self.overlap(q, sent) / q_weight);
+        f.set(F::sentence_match, sentence_hit / q_weight);
+        if sentence_hit == 0.0 && !q.is_empty() {
+            f.set(F::no_word_match, 1.0);
+        }
         let toks = self
             .sentence_tokens
             .get(fact.sentence)

@@ -406,8 +406,32 @@ impl RulesPlanner {
             .filter_map(|v| v.metric.clone())
             .collect();
         let inherited = inherited_metric(&history, &self.cues);
-        let own_metric = self.cues.specific(&r.metric);
-        if own_metric.is_empty() {
+        // words the page never prints (a typo, "what os the net change?")
+        // say nothing about which value is meant, so a turn with earlier
+        // results reads them as a follow-up; a first turn keeps them, and
+        // finds nothing
+        let mut own_metric = self.cues.specific(&r.metric);
+        if !history.is_empty() && own_metric.iter().all(|w| !g.knows(w)) {
+            own_metric.clear();
+        }
+        // "and at the beginning of 2010?": a cue of this turn replaces the
+        // inherited one, and the row may change with it
+        let own_cues: Vec<String> = r
+            .metric
+            .iter()
+            .filter(|w| w.starts_with('@'))
+            .cloned()
+            .collect();
+        let inherited: Vec<String> = if own_cues.is_empty() {
+            inherited
+        } else {
+            inherited
+                .into_iter()
+                .filter(|w| !w.starts_with('@'))
+                .chain(own_cues.iter().cloned())
+                .collect()
+        };
+        if own_metric.is_empty() && own_cues.is_empty() {
             // "and in 2006?": the same row (or sentence) as the last value asked
             g.anchor = history
                 .iter()
@@ -417,7 +441,7 @@ impl RulesPlanner {
                 .and_then(|v| v.metric.clone())
                 .map(|label| (inherited.clone(), label));
         }
-        let metric: Vec<String> = if own_metric.is_empty() {
+        let metric: Vec<String> = if own_metric.is_empty() && !inherited.is_empty() {
             inherited.clone()
         } else {
             r.metric.clone()
