@@ -11,8 +11,10 @@ use finkg::eval::{self, EvalOptions};
 use finkg::kg::{export_pages, ExportFormat, GuardedQuery, KgStore, QueryOutput};
 use finkg::llm::{LlmConfig, LlmPlanner, LlmShared};
 use finkg::pipeline::{Planners, Session};
-use finkg::plan::{Planner, RulesPlanner};
-use finkg::trace::{error_chain, TurnTrace, Usage};
+use finkg::plan::RulesPlanner;
+use finkg::planner::Planner;
+use finkg::trace::{error_chain, TurnTrace};
+use finkg::turn::Usage;
 use oxigraph::model::{Term, Variable};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use std::collections::HashMap;
@@ -794,7 +796,7 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
             writeln!(
                 out,
                 "    plan: {} {}{}",
-                plan.metric_type.as_deref().unwrap_or("value"),
+                plan.metric_type.clone().unwrap_or_default(),
                 plan.entity
                     .as_deref()
                     .map(|e| format!("of `{e}`"))
@@ -806,7 +808,7 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
             )?;
             for (name, spec) in &plan.values {
                 match spec {
-                    finkg::plan::ValueSpec::Sparql {
+                    finkg::turn::ValueSpec::Sparql {
                         sparql,
                         description,
                     } => {
@@ -815,8 +817,8 @@ fn print_turn(out: &mut impl Write, json: bool, explain: bool, t: &TurnTrace) ->
                             writeln!(out, "        {line}")?;
                         }
                     }
-                    finkg::plan::ValueSpec::Reference(r) => writeln!(out, "    {name}: {r}")?,
-                    finkg::plan::ValueSpec::Constant(c) => {
+                    finkg::turn::ValueSpec::Reference(r) => writeln!(out, "    {name}: {r}")?,
+                    finkg::turn::ValueSpec::Constant(c) => {
                         writeln!(out, "    {name}: constant {c}")?
                     }
                 }
@@ -903,7 +905,7 @@ fn query_batch(file: &Path, queries: &Path) -> Result<ExitCode, CliError> {
                 current = Some((id.clone(), kg));
             }
             let kg = &current.as_ref().expect("built above").1;
-            let text = format!("{}{sparql}", finkg::kg::vocab::sparql_prefixes());
+            let text = format!("{}{sparql}", finkg::vocab::sparql_prefixes());
             let query = GuardedQuery::parse(&text).map_err(|e| error_chain(&e))?;
             let output = kg.query(&query).map_err(|e| error_chain(&e))?;
             let mut json = Vec::new();
@@ -959,7 +961,7 @@ fn query(
 ) -> Result<ExitCode, CliError> {
     let conversation = pick_conversation(file, id)?;
     let kg = KgStore::build(&conversation)?;
-    let text = format!("{}{sparql}", finkg::kg::vocab::sparql_prefixes());
+    let text = format!("{}{sparql}", finkg::vocab::sparql_prefixes());
     let query = GuardedQuery::parse(&text)?;
     let output = kg.query(&query)?;
     let mut out = io::BufWriter::new(io::stdout().lock());

@@ -4,14 +4,72 @@
 //!
 //! A turn that fails records its reason and the conversation goes on; with
 //! [`Planners::fallback`] a second planner answers it first.
+//!
+//! A planner that checks its plan before handing it on does so through the
+//! turn's [`PlanCheck`] ([`Checker`]), which keeps what it bound and
+//! evaluated: the pipeline reuses it, so each plan is bound once.
 
-use crate::conversation::{ConversationState, TurnResult, UsedValue};
 use crate::dataset::Conversation;
 use crate::exec;
 use crate::kg::{GraphStats, KgError, KgStore, Schema};
-use crate::plan::{Planner, TurnContext};
-use crate::trace::{error_chain, TurnTrace, Usage};
+use crate::planner::{PlanCheck, Planner, TurnContext};
+use crate::trace::{error_chain, TurnTrace};
+use crate::turn::{
+    Answer, ConversationState, MetricType, Plan, Scale, TurnResult, Usage, UsedValue,
+};
+use std::cell::RefCell;
 use std::time::Instant;
+
+/// The turn's [`PlanCheck`]: binds and evaluates through [`exec`] over the
+/// page's graph and the conversation so far, and keeps the last plan it
+/// bound and the last formula it evaluated for the pipeline to reuse.
+struct Checker<'a> {
+    kg: &'a KgStore,
+    state: &'a ConversationState,
+    bound: RefCell<Option<(Plan, Vec<UsedValue>)>>,
+    evaluated: RefCell<Option<(String, Vec<UsedValue>, Answer)>>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(kg: &'a KgStore, state: &'a ConversationState) -> Self {
+        Self {
+            kg,
+            state,
+            bound: RefCell::new(None),
+            evaluated: RefCell::new(None),
+        }
+    }
+
+    /// The plan's values: those the check bound for this very plan, else bound now.
+    fn values(&self, plan: &Plan) -> Result<Vec<UsedValue>, exec::ExecError> {
+        match self.bound.borrow_mut().take() {
+            Some((checked, values)) if checked == *plan => Ok(values),
+            _ => exec::bind_values(self.kg, plan, self.state),
+        }
+    }
+
+    /// The formula's answer: the check's for this formula and values, else evaluated now.
+    fn answer(&self, formula: &str, values: &[UsedValue]) -> Result<Answer, exec::ExecError> {
+        match self.evaluated.borrow_mut().take() {
+            Some((f, v, answer)) if f == formula && v == values => Ok(answer),
+            _ => exec::evaluate(formula, values),
+        }
+    }
+}
+
+impl PlanCheck for Checker<'_> {
+    fn bind(&self, plan: &Plan) -> Result<Vec<UsedValue>, String> {
+        let values = exec::bind_values(self.kg, plan, self.state).map_err(|e| error_chain(&e))?;
+        *self.bound.borrow_mut() = Some((plan.clone(), values.clone()));
+        Ok(values)
+    }
+
+    fn evaluate(&self, formula: &str, values: &[UsedValue]) -> Result<Answer, String> {
+        let answer = exec::evaluate(formula, values).map_err(|e| error_chain(&e))?;
+        *self.evaluated.borrow_mut() = Some((formula.to_string(), values.to_vec(), answer));
+        Ok(answer)
+    }
+}
 
 /// A conversation's page, loaded and ready for questions.
 pub struct Session {
@@ -106,12 +164,13 @@ impl Session {
         trace: &mut TurnTrace,
     ) -> Option<TurnResult> {
         let turn = self.state.len();
+        let checker = Checker::new(&self.kg, &self.state);
         let ctx = TurnContext {
             question,
             turn,
             state: &self.state,
             schema: &self.schema,
-            kg: &self.kg,
+            check: &checker,
         };
         let started = Instant::now();
         let plan = match planner.phase1(&ctx) {
@@ -125,7 +184,7 @@ impl Session {
         trace.timings_us.plan = micros(started);
         trace.plan = Some(plan.clone());
         let started = Instant::now();
-        let values = match exec::bind_values(&self.kg, &plan, &self.state) {
+        let values = match checker.values(&plan) {
             Ok(v) => v,
             Err(e) => {
                 trace.error = Some(error_chain(&e));
@@ -146,16 +205,17 @@ impl Session {
         trace.timings_us.plan += micros(started);
         trace.formula = Some(phase2.formula.clone());
         let started = Instant::now();
-        let answer = exec::evaluate(&phase2.formula, &values);
+        let answer = checker.answer(&phase2.formula, &values);
         trace.timings_us.execute = exec_time + micros(started);
         match answer {
             Ok(answer) => {
-                let description = match plan.metric_type.as_deref() {
-                    Some("value") | None => values
+                let metric_type = plan.metric_type.clone().unwrap_or_default();
+                let description = match &metric_type {
+                    MetricType::Value => values
                         .first()
                         .map(|v| v.description.clone())
                         .unwrap_or_default(),
-                    Some(kind) => format!(
+                    kind => format!(
                         "{kind}: {} = {}",
                         phase2.formula,
                         values
@@ -169,10 +229,10 @@ impl Session {
                     turn,
                     question: question.to_string(),
                     value: answer,
-                    scale: result_scale(plan.metric_type.as_deref(), &values),
+                    scale: result_scale(&metric_type, &values),
                     description,
                     entity: plan.entity.clone(),
-                    metric_type: plan.metric_type.clone().unwrap_or_else(|| "value".into()),
+                    metric_type,
                     period: plan.period.clone(),
                     variables: values,
                     formula: phase2.formula,
@@ -229,20 +289,17 @@ fn micros(since: Instant) -> u64 {
 /// change, a sum or an average (whose count does not count); none for a
 /// ratio, a percentage change, a product or a comparison, for a value
 /// converted by constants ("in thousands"), or when its values disagree.
-fn result_scale(metric_type: Option<&str>, values: &[UsedValue]) -> Option<String> {
+fn result_scale(metric_type: &MetricType, values: &[UsedValue]) -> Option<Scale> {
     let constants = values.iter().any(|v| v.source == "constant");
     match metric_type {
-        Some("change" | "sum") if !constants => {}
-        Some("average") => {}
-        Some("value") | None if !constants => {}
+        MetricType::Change | MetricType::Sum | MetricType::Value if !constants => {}
+        MetricType::Average => {}
         _ => return None,
     }
     let mut scales = values
         .iter()
         .filter(|v| v.source != "constant")
-        .map(|v| v.scale.clone());
+        .map(|v| v.scale.as_ref());
     let first = scales.next()??;
-    scales
-        .all(|s| s.as_deref() == Some(first.as_str()))
-        .then_some(first)
+    scales.all(|s| s == Some(first)).then(|| first.clone())
 }

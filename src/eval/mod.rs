@@ -25,13 +25,14 @@ pub mod folder;
 pub mod score;
 
 pub use folder::{
-    ConversationRecord, FolderError, GoldRecord, LlmExchange, RunFolder, RunInfo, ScoredTurn,
+    ConversationRecord, FolderError, GoldRecord, LlmExchangeRecord, RunFolder, RunInfo, ScoredTurn,
 };
 
 use crate::dataset::{Example, Features, Gold};
 use crate::kg::KgStore;
 use crate::pipeline::{Planners, Session};
-use crate::trace::{error_chain, TurnTrace, Usage};
+use crate::trace::{error_chain, TurnTrace};
+use crate::turn::Usage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -141,7 +142,7 @@ struct Prediction<'a> {
     id: &'a str,
     turn: usize,
     question: &'a str,
-    answer: Option<crate::conversation::Answer>,
+    answer: Option<crate::turn::Answer>,
     error: Option<&'a str>,
 }
 
@@ -466,19 +467,10 @@ fn write_conversation(
         writeln!(w.trace, "{}", serde_json::to_string(s).unwrap_or_default())
             .map_err(w.io("trace.jsonl"))?;
         for x in &t.llm {
-            let line = serde_json::to_string(&LlmExchange {
+            let line = serde_json::to_string(&LlmExchangeRecord {
                 id: t.id.clone(),
                 turn: t.turn,
-                phase: x.phase.clone(),
-                attempt: x.attempt,
-                prompt: x.prompt.clone(),
-                reply: x.reply.clone(),
-                prompt_tokens: x.prompt_tokens,
-                completion_tokens: x.completion_tokens,
-                latency_ms: Some(x.latency_ms),
-                retries: x.retries as usize,
-                cache_hit: x.cache_hit,
-                cost_usd: Some(x.cost_usd),
+                exchange: x.clone(),
             })
             .unwrap_or_default();
             writeln!(w.llm, "{line}").map_err(w.io(folder::files::LLM_EXCHANGES))?;
@@ -530,7 +522,7 @@ fn write_conversation(
 
 fn write_failure(w: &mut Writers, t: &TurnTrace, g: &GoldRecord) -> Result<(), EvalError> {
     let gold = match g.answer {
-        crate::conversation::Answer::Number(d) => d.to_string(),
+        crate::turn::Answer::Number(d) => d.to_string(),
         other => other.to_string(),
     };
     let (text, ops) = (&g.text, &g.operations);

@@ -36,7 +36,8 @@ use crate::dataset::{Conversation, Example};
 use crate::eval::{
     ConversationRecord, FolderError, RunFolder, RunInfo, RunObserver, ScoredTurn, Summary,
 };
-use crate::kg::{vocab, ExportFormat, KgError, KgStore};
+use crate::kg::{ExportFormat, KgError, KgStore};
+use crate::vocab;
 use docs::{Collection, RunStatus};
 use mongodb::bson::Document;
 use mongodb::options::ClientOptions;

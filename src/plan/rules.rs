@@ -20,12 +20,11 @@
 //! percentage changes and ratios are fractions, and table figures printed as
 //! negatives are taken as magnitudes unless the question asks for a sign.
 
-use super::contract::{Phase2, Plan, ResultRef, ValueName, ValueSpec};
-use super::{PlanError, Planner, TurnContext};
-use crate::conversation::TurnResult;
 use crate::kg::schema::label_scale;
 use crate::kg::{CellEntry, FactEntry, Schema};
 use crate::ontology::{self, CalculationPattern};
+use crate::planner::{PlanError, Planner, TurnContext};
+use crate::turn::{MetricType, Phase2, Plan, ResultRef, Scale, TurnResult, ValueName, ValueSpec};
 use crate::words::{self, content_words};
 use oxigraph::model::Literal;
 use rust_decimal::Decimal;
@@ -73,16 +72,16 @@ impl Operation {
             _ => return None,
         })
     }
-    fn metric_type(self) -> &'static str {
+    fn metric_type(self) -> MetricType {
         match self {
-            Self::Lookup | Self::Scale => "value",
-            Self::Change => "change",
-            Self::PercentageChange => "percentage change",
-            Self::Ratio | Self::Quotient => "ratio",
-            Self::Sum => "sum",
-            Self::Average => "average",
-            Self::Product => "product",
-            Self::Comparison => "comparison",
+            Self::Lookup | Self::Scale => MetricType::Value,
+            Self::Change => MetricType::Change,
+            Self::PercentageChange => MetricType::PercentageChange,
+            Self::Ratio | Self::Quotient => MetricType::Ratio,
+            Self::Sum => MetricType::Sum,
+            Self::Average => MetricType::Average,
+            Self::Product => MetricType::Product,
+            Self::Comparison => MetricType::Comparison,
         }
     }
 }
@@ -139,7 +138,7 @@ impl Planner for RulesPlanner {
         &mut self,
         _ctx: &TurnContext<'_>,
         _plan: &Plan,
-        _values: &[crate::conversation::UsedValue],
+        _values: &[crate::turn::UsedValue],
     ) -> Result<Phase2, PlanError> {
         self.pending
             .take()
@@ -174,8 +173,8 @@ struct Operand {
     label: String,
     /// Row and column of the table cell it reads, if it reads one.
     cell: Option<(usize, usize)>,
-    /// The scale word its source prints ("million"), if any.
-    scale: Option<String>,
+    /// The scale its source prints ("million"), if any.
+    scale: Option<Scale>,
 }
 
 fn normalise_question(q: &str) -> String {
@@ -397,9 +396,9 @@ impl RulesPlanner {
                 || r.text.starts_with(" how about "))
         {
             let previous = ctx.state.turns().last().and_then(Option::as_ref);
-            let repeated = previous.and_then(|p| match p.metric_type.as_str() {
-                "change" => Some(Operation::Change),
-                "percentage change" => Some(Operation::PercentageChange),
+            let repeated = previous.and_then(|p| match p.metric_type {
+                MetricType::Change => Some(Operation::Change),
+                MetricType::PercentageChange => Some(Operation::PercentageChange),
                 _ => None,
             });
             if let Some(op) = repeated {
@@ -417,7 +416,7 @@ impl RulesPlanner {
             g.anchor = history
                 .iter()
                 .rev()
-                .find(|h| h.metric_type == "value")
+                .find(|h| h.metric_type == MetricType::Value)
                 .and_then(|h| h.variables.first())
                 .and_then(|v| v.metric.clone())
                 .map(|label| (inherited.clone(), label));
@@ -456,7 +455,7 @@ impl RulesPlanner {
                     let o = g.ground(&metric, year)?;
                     // "what was the total, in thousands?" of "$ 8.5 million"
                     let asked = self.asked_scale(&r.text);
-                    let printed = o.scale.as_deref().and_then(|w| self.multiplier(w));
+                    let printed = o.scale.as_ref().map(Scale::multiplier);
                     let v = b.add("value", o);
                     match (printed, asked) {
                         (Some(from), Some(to)) if from != to => {
@@ -540,11 +539,11 @@ impl RulesPlanner {
                 }
                 Operation::Ratio => {
                     let (num, den) = self.ratio_operands(&r, &g, &history, &metric, last_year)?;
-                    let part_scale = num.scale.as_deref().and_then(|w| self.multiplier(w));
+                    let part_scale = num.scale.as_ref().map(Scale::multiplier);
                     let n = b.add("part", num);
                     match den {
                         Whole::One(den) => {
-                            let whole_scale = den.scale.as_deref().and_then(|w| self.multiplier(w));
+                            let whole_scale = den.scale.as_ref().map(Scale::multiplier);
                             let d = b.add("whole", den);
                             match (part_scale, whole_scale) {
                                 // "$ 8.5 million" of a table "( in thousands )"
@@ -607,7 +606,7 @@ impl RulesPlanner {
         let plan = Plan {
             values: b.values,
             entity,
-            metric_type: Some(op.metric_type().to_string()),
+            metric_type: Some(op.metric_type()),
             period,
         };
         Ok((
@@ -724,10 +723,14 @@ impl RulesPlanner {
             // the last two values asked: first-asked minus second-asked
             let values: Vec<&&TurnResult> = history
                 .iter()
-                .filter(|h| h.metric_type == "value")
+                .filter(|h| h.metric_type == MetricType::Value)
                 .collect();
             if r.op == Operation::PercentageChange {
-                if let Some(change) = history.iter().rev().find(|h| h.metric_type == "change") {
+                if let Some(change) = history
+                    .iter()
+                    .rev()
+                    .find(|h| h.metric_type == MetricType::Change)
+                {
                     if let Some(old) = change.variables.get(1) {
                         return Ok(ChangeInputs::OfChange(
                             reference_operand(change),
@@ -739,11 +742,13 @@ impl RulesPlanner {
             let last_two_are_values = history.len() >= 2
                 && history[history.len() - 2..]
                     .iter()
-                    .all(|h| h.metric_type == "value");
+                    .all(|h| h.metric_type == MetricType::Value);
             if is_index_table(schema)
                 && years.is_empty()
                 && !last_two_are_values
-                && history.last().is_some_and(|h| h.metric_type == "value")
+                && history
+                    .last()
+                    .is_some_and(|h| h.metric_type == MetricType::Value)
             {
                 if let Some(last) = history.last() {
                     return Ok(Pair(
@@ -772,11 +777,9 @@ impl RulesPlanner {
                 return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
             }
             // a change over a named year, or from the inherited years
-            if let Some(prev) = history
-                .iter()
-                .rev()
-                .find(|h| h.metric_type == "change" || h.metric_type == "percentage change")
-            {
+            if let Some(prev) = history.iter().rev().find(|h| {
+                h.metric_type == MetricType::Change || h.metric_type == MetricType::PercentageChange
+            }) {
                 let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
                 if ys.len() == 2 && ys.contains(&y) {
                     let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
@@ -793,11 +796,9 @@ impl RulesPlanner {
             return Ok(Pair(new, old));
         }
         // no year: inherit the years of the last change, else of the last two values
-        if let Some(prev) = history
-            .iter()
-            .rev()
-            .find(|h| h.metric_type == "change" || h.metric_type == "percentage change")
-        {
+        if let Some(prev) = history.iter().rev().find(|h| {
+            h.metric_type == MetricType::Change || h.metric_type == MetricType::PercentageChange
+        }) {
             let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
             if ys.len() >= 2 && ys[0] != ys[1] {
                 let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
@@ -1056,19 +1057,19 @@ impl RulesPlanner {
         .iter()
         .any(|w| contains_phrase(&t, w))
         {
-            Some("change")
+            Some(MetricType::Change)
         } else if ["sum", "total", "combined"]
             .iter()
             .any(|w| contains_phrase(&t, w))
             && self.refers_in(text)
         {
-            Some("sum")
+            Some(MetricType::Sum)
         } else if ["ratio", "quotient", "percentage", "portion"]
             .iter()
             .any(|w| contains_phrase(&t, w))
             && self.refers_in(text)
         {
-            Some("ratio")
+            Some(MetricType::Ratio)
         } else {
             None
         };
@@ -1093,7 +1094,8 @@ impl RulesPlanner {
             if let Some(kind) = kind {
                 if let Some(h) = history.iter().rev().find(|h| {
                     h.metric_type == kind
-                        || (kind == "change" && h.metric_type == "percentage change")
+                        || (kind == MetricType::Change
+                            && h.metric_type == MetricType::PercentageChange)
                 }) {
                     return Ok(reference_operand(h));
                 }
@@ -1134,12 +1136,16 @@ impl RulesPlanner {
         if contains_phrase(&r.text, "including")
             || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
         {
-            if let Some(prev) = history.iter().rev().find(|h| h.metric_type == "sum") {
+            if let Some(prev) = history
+                .iter()
+                .rev()
+                .find(|h| h.metric_type == MetricType::Sum)
+            {
                 let base = reference_operand(prev);
                 // values asked since that sum: "what is the total sum including all 3 years?"
                 let since: Vec<Operand> = history
                     .iter()
-                    .filter(|h| h.turn > prev.turn && h.metric_type == "value")
+                    .filter(|h| h.turn > prev.turn && h.metric_type == MetricType::Value)
                     .map(|h| reference_operand(h))
                     .collect();
                 let extra = if let Some(y) = years.first() {
@@ -1147,7 +1153,7 @@ impl RulesPlanner {
                     let row = history
                         .iter()
                         .rev()
-                        .filter(|h| h.turn <= prev.turn && h.metric_type == "value")
+                        .filter(|h| h.turn <= prev.turn && h.metric_type == MetricType::Value)
                         .find_map(|h| h.variables.first().and_then(|v| v.metric.clone()));
                     match row.and_then(|label| g.cell_in_row(&label, *y)) {
                         Some(o) => o,
@@ -1171,7 +1177,7 @@ impl RulesPlanner {
             return Ok(SumTerms::Values(ops));
         }
         if r.op == Operation::Average {
-            if let Some(prev) = history.last().filter(|h| h.metric_type == "sum") {
+            if let Some(prev) = history.last().filter(|h| h.metric_type == MetricType::Sum) {
                 let n = count_terms(prev, history);
                 return Ok(SumTerms::SumResult(reference_operand(prev), n));
             }
@@ -1210,10 +1216,14 @@ impl RulesPlanner {
         // "what is the total sum?" after a sum and a value asked since: that
         // sum plus the values asked since
         if own.is_empty() && years.is_empty() {
-            if let Some(prev) = history.iter().rev().find(|h| h.metric_type == "sum") {
+            if let Some(prev) = history
+                .iter()
+                .rev()
+                .find(|h| h.metric_type == MetricType::Sum)
+            {
                 let since: Vec<Operand> = history
                     .iter()
-                    .filter(|h| h.turn > prev.turn && h.metric_type == "value")
+                    .filter(|h| h.turn > prev.turn && h.metric_type == MetricType::Value)
                     .map(|h| reference_operand(h))
                     .collect();
                 if !since.is_empty() && r.op == Operation::Sum {
@@ -1226,7 +1236,7 @@ impl RulesPlanner {
         // "what is the sum?" — the last two values
         let values: Vec<&&TurnResult> = history
             .iter()
-            .filter(|h| h.metric_type == "value")
+            .filter(|h| h.metric_type == MetricType::Value)
             .collect();
         if values.len() >= 2 {
             let n = values.len().min(if r.op == Operation::Average {
@@ -1277,7 +1287,7 @@ fn count_terms(sum: &TurnResult, history: &[&TurnResult]) -> usize {
                 .and_then(|s| s.split(':').next())
                 .and_then(|n| n.parse::<usize>().ok());
             match reference.and_then(|n| history.iter().find(|h| h.turn == n)) {
-                Some(h) if h.metric_type == "sum" => count_terms(h, history),
+                Some(h) if h.metric_type == MetricType::Sum => count_terms(h, history),
                 _ => 1,
             }
         })
@@ -1334,7 +1344,7 @@ fn reference_operand(h: &TurnResult) -> Operand {
     }
 }
 
-fn operand_from_used(v: &crate::conversation::UsedValue) -> Operand {
+fn operand_from_used(v: &crate::turn::UsedValue) -> Operand {
     let spec = match &v.sparql {
         Some(q) => ValueSpec::Sparql {
             sparql: q.clone(),
@@ -1385,7 +1395,8 @@ fn result_with_year(history: &[&TurnResult], year: i32) -> Option<Operand> {
         .iter()
         .rev()
         .find(|h| {
-            h.metric_type == "value" && h.period.as_deref() == Some(year.to_string().as_str())
+            h.metric_type == MetricType::Value
+                && h.period.as_deref() == Some(year.to_string().as_str())
         })
         .map(|h| reference_operand(h))
 }
@@ -1926,7 +1937,7 @@ fn literal(s: &str) -> String {
 fn cell_operand(cell: &CellEntry) -> Operand {
     let sparql = format!(
         "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a qb:Observation ; fk:row ?row ; fk:column ?column ; fk:value ?value .\n  ?row fk:index {} ; rdfs:label {} .\n  ?column fk:index {} ; rdfs:label {} .\n}} }}",
-        crate::kg::vocab::sparql_prefixes(),
+        crate::vocab::sparql_prefixes(),
         cell.row,
         literal(&cell.row_label),
         cell.column,
@@ -1948,7 +1959,7 @@ fn cell_operand(cell: &CellEntry) -> Operand {
 fn fact_operand(fact: &FactEntry) -> Operand {
     let sparql = format!(
         "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:TextFact ; fk:sentence ?sentence ; fk:tokenIndex {} ; fk:value ?value .\n  ?sentence fk:index {} .\n}} }}",
-        crate::kg::vocab::sparql_prefixes(),
+        crate::vocab::sparql_prefixes(),
         fact.token,
         fact.sentence,
     );
