@@ -17,7 +17,10 @@
 //! - [`eval`] scores runs and writes run folders; `mongo` (with the
 //!   `mongodb` feature) exports runs to MongoDB, as they go or from a run
 //!   folder.
+//! - [`cli`] does the work of each `finkg` subcommand and its printing;
+//!   the binary only parses the arguments.
 
+pub mod cli;
 pub mod dataset;
 pub mod eval;
 pub mod exec;

@@ -119,6 +119,26 @@ impl Session {
         trace
     }
 
+    /// Asks `questions` in order with `planners`, handing each turn's trace
+    /// to `each` as it is answered. Before each turn `stop` is asked whether
+    /// the run must stop (a planner's budget or time limit); the result says
+    /// whether it stopped before the last question.
+    pub fn ask_all<E>(
+        &mut self,
+        planners: &mut Planners,
+        questions: &[String],
+        mut stop: impl FnMut(&Planners) -> bool,
+        mut each: impl FnMut(TurnTrace) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        for q in questions {
+            if stop(planners) {
+                return Ok(true);
+            }
+            each(self.ask_with(planners, q))?;
+        }
+        Ok(false)
+    }
+
     /// Answers the next question with `planners.primary`; when that fails
     /// and there is a fallback, the fallback answers it and the trace keeps
     /// the first planner's exchanges and says why (`fallback`).
@@ -279,6 +299,29 @@ impl Planners {
             .stop_reason()
             .or_else(|| self.fallback.as_ref().and_then(|f| f.stop_reason()))
     }
+}
+
+/// Why a conversation's turns have no answer when its page's graph could
+/// not be built.
+pub fn load_failure(error: &KgError) -> String {
+    format!(
+        "the page's graph could not be built: {}",
+        error_chain(error)
+    )
+}
+
+/// The traces of a conversation's questions left unanswered for `reason`
+/// (its page's graph could not be built), as `planner` would have planned them.
+pub fn unanswered(id: &str, questions: &[String], planner: &str, reason: &str) -> Vec<TurnTrace> {
+    questions
+        .iter()
+        .enumerate()
+        .map(|(turn, q)| {
+            let mut t = TurnTrace::new(id, turn, q, planner);
+            t.error = Some(reason.to_string());
+            t
+        })
+        .collect()
 }
 
 fn micros(since: Instant) -> u64 {

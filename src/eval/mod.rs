@@ -30,8 +30,8 @@ pub use folder::{
 
 use crate::dataset::{Example, Features, Gold};
 use crate::kg::KgStore;
-use crate::pipeline::{Planners, Session};
-use crate::trace::{error_chain, TurnTrace};
+use crate::pipeline::{load_failure, unanswered, Planners, Session};
+use crate::trace::TurnTrace;
 use crate::turn::Usage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -222,12 +222,10 @@ fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String
     match Session::new(conv) {
         Ok(mut session) => {
             let mut traces = Vec::new();
-            for q in &conv.questions {
-                if stopped(planners) {
-                    break;
-                }
-                traces.push(session.ask_with(planners, q));
-            }
+            let Ok(_) = session.ask_all(planners, &conv.questions, stopped, |t| {
+                traces.push(t);
+                Ok::<_, std::convert::Infallible>(())
+            });
             stopped(planners);
             Outcome {
                 traces,
@@ -238,18 +236,8 @@ fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String
             }
         }
         Err(e) => {
-            let reason = format!("the page's graph could not be built: {}", error_chain(&e));
-            let name = planners.primary.name();
-            let traces = conv
-                .questions
-                .iter()
-                .enumerate()
-                .map(|(turn, q)| {
-                    let mut t = TurnTrace::new(&conv.id, turn, q, name);
-                    t.error = Some(reason.clone());
-                    t
-                })
-                .collect();
+            let reason = load_failure(&e);
+            let traces = unanswered(&conv.id, &conv.questions, planners.primary.name(), &reason);
             Outcome {
                 traces,
                 kg: None,
