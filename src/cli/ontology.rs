@@ -14,7 +14,7 @@ pub fn build(dataset: &Path, out: &Path) -> Result<ExitCode, CliError> {
         load(dataset)?.into_iter().map(|e| e.conversation).collect();
     let lexicon = lexicon::learn(&conversations);
     let source = dataset.display().to_string();
-    let turtle = lexicon::to_turtle(&lexicon, &source);
+    let turtle = lexicon::to_turtle(&lexicon, &source)?;
     let concepts = &lexicon.concepts;
     std::fs::write(out, turtle).map_err(|e| CliError::new(format!("{}: {e}", out.display())))?;
     let alt: usize = concepts.iter().map(|c| c.alt_labels.len()).sum();
