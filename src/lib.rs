@@ -14,7 +14,9 @@
 //!   client, a reply cache; the only module that touches the network),
 //!   side by side.
 //! - [`pipeline`] answers a conversation turn by turn.
-//! - [`eval`] scores runs and writes run folders; `mongo` (with the
+//! - [`run`] holds a run's records (the run folder's, the scores, the
+//!   observer seam), shared by [`eval`], which scores runs and writes run
+//!   folders, and `mongo` (with the
 //!   `mongodb` feature) exports runs to MongoDB, as they go or from a run
 //!   folder.
 //! - [`cli`] does the work of each `finkg` subcommand and its printing;
@@ -33,6 +35,7 @@ pub mod ontology;
 pub mod pipeline;
 pub mod plan;
 pub mod planner;
+pub mod run;
 pub mod trace;
 pub mod turn;
 pub mod vocab;

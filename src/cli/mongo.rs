@@ -11,8 +11,8 @@ pub use without_driver::{export, finish_live, live, Never};
 #[cfg(feature = "mongodb")]
 mod with_driver {
     use super::super::{load, CliError};
-    use crate::eval::RunFolder;
     use crate::mongo::{export_folder, ExportOptions, MongoError, MongoObserver, MongoTarget};
+    use crate::run::RunFolder;
     use std::io::Write;
     use std::path::{Path, PathBuf};
     use std::process::ExitCode;
@@ -106,7 +106,7 @@ mod with_driver {
 #[cfg(not(feature = "mongodb"))]
 mod without_driver {
     use super::super::CliError;
-    use crate::eval::RunObserver;
+    use crate::run::RunObserver;
     use std::path::Path;
     use std::process::ExitCode;
 

@@ -17,15 +17,16 @@
 //! - `failures.md` — each miss with its question, answer, gold, plan,
 //!   SPARQL, bindings and formula.
 //!
-//! [`folder`] documents these records and reads a folder back. A
-//! [`RunObserver`] sees the same records as they are written (the MongoDB
+//! [`crate::run::folder`] documents these records and reads a folder back.
+//! A [`RunObserver`] sees the same records as they are written (the MongoDB
 //! export listens this way).
 
-pub mod folder;
 pub mod score;
 
-pub use folder::{
-    ConversationRecord, FolderError, GoldRecord, LlmExchangeRecord, RunFolder, RunInfo, ScoredTurn,
+use crate::run::folder;
+use crate::run::{
+    ConversationRecord, GoldRecord, LlmExchangeRecord, RunInfo, RunObserver, ScoredTurn, Summary,
+    Tally,
 };
 
 use crate::dataset::{Example, Features, Gold};
@@ -33,7 +34,7 @@ use crate::kg::KgStore;
 use crate::pipeline::{load_failure, unanswered, Planners, Session};
 use crate::trace::TurnTrace;
 use crate::turn::Usage;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -53,75 +54,6 @@ pub enum EvalError {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// Right and total, with the accuracy.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct Tally {
-    /// Right answers.
-    pub correct: usize,
-    /// Turns counted.
-    pub total: usize,
-    /// correct / total.
-    pub accuracy: f64,
-}
-
-impl Tally {
-    fn add(&mut self, ok: bool) {
-        self.total += 1;
-        self.correct += usize::from(ok);
-        self.accuracy = self.correct as f64 / self.total as f64;
-    }
-}
-
-/// What a run scored.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Summary {
-    /// The planner used.
-    pub planner: String,
-    /// Conversations answered.
-    pub conversations: usize,
-    /// Every turn.
-    pub turns: Tally,
-    /// Conversations whose every turn is right.
-    pub conversation_accuracy: Tally,
-    /// Turns with no answer.
-    pub unanswered: usize,
-    /// Conversations that failed to load into a graph.
-    pub failed_conversations: usize,
-    /// By 0-based turn index.
-    pub by_turn: BTreeMap<usize, Tally>,
-    /// By the operations of the gold program (`subtract,divide`, `lookup`).
-    pub by_operation: BTreeMap<String, Tally>,
-    /// By the dataset's feature flags.
-    pub by_feature: BTreeMap<String, Tally>,
-    /// Turns after a right previous turn.
-    pub given_previous_right: Tally,
-    /// Turns after a wrong previous turn.
-    pub given_previous_wrong: Tally,
-    /// Seconds the run took.
-    pub seconds: f64,
-    /// Conversations in flight at once (`--jobs`).
-    pub jobs: usize,
-    /// Language-model requests, tokens and cost of the run (null for
-    /// planners that use no model).
-    pub llm: Option<Usage>,
-    /// Why the run stopped before the end (a budget or a time limit), or null.
-    pub stopped: Option<String>,
-}
-
-/// The operations of a gold program: `subtract(60.94, 25.14), divide(#0, 25.14)` → `subtract,divide`.
-pub fn program_operations(program: &str) -> String {
-    let ops: Vec<&str> = program
-        .split([',', ' '])
-        .filter_map(|part| part.split_once('(').map(|(op, _)| op.trim()))
-        .filter(|op| !op.is_empty())
-        .collect();
-    if ops.is_empty() {
-        "lookup".into()
-    } else {
-        ops.join(",")
-    }
 }
 
 /// Options of a run.
@@ -145,23 +77,6 @@ struct Prediction<'a> {
     answer: Option<crate::turn::Answer>,
     error: Option<&'a str>,
 }
-
-/// Sees a run's records as they are written to the run folder; every
-/// method does nothing unless overridden. An observer cannot fail the run:
-/// it keeps its own failures and reports them when asked.
-pub trait RunObserver {
-    /// The run starts; `run.json` is written.
-    fn started(&mut self, _run: &RunInfo) {}
-    /// A conversation's page graph is built, before its turns are asked.
-    fn graph(&mut self, _conversation_id: &str, _kg: &KgStore) {}
-    /// A conversation is answered and scored; its lines are written.
-    fn conversation(&mut self, _record: &ConversationRecord, _turns: &[ScoredTurn<'_>]) {}
-    /// The run is over; `summary.json` and the final `run.json` are written.
-    fn finished(&mut self, _run: &RunInfo, _summary: &Summary) {}
-}
-
-/// The observer that observes nothing.
-impl RunObserver for () {}
 
 struct Writers {
     predictions: BufWriter<File>,

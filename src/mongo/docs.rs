@@ -5,7 +5,7 @@
 //! Every document carries the fields of its key (see [`Collection::key`]),
 //! which the writer uses as the upsert filter.
 
-use crate::eval::{ConversationRecord, LlmExchangeRecord, RunInfo, Summary, Tally};
+use crate::run::{ConversationRecord, LlmExchangeRecord, RunInfo, Summary, Tally};
 use mongodb::bson::{doc, Bson, DateTime, Document};
 use serde_json::{Map, Value};
 

@@ -1,5 +1,5 @@
 //! The run folder's records beyond `predictions.jsonl` and `failures.md`,
-//! written by [`super::run_with`] and read back by [`RunFolder`] (what
+//! written by [`crate::eval::run_with`] and read back by [`RunFolder`] (what
 //! `finkg export` sends to MongoDB).
 //!
 //! - `run.json` — a [`RunInfo`]: run id, start and end (RFC 3339, UTC),
