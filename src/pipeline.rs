@@ -6,7 +6,7 @@
 //! [`Planners::fallback`] a second planner answers it first.
 //!
 //! A planner that checks its plan before handing it on does so through the
-//! turn's [`PlanCheck`] ([`Checker`]), which keeps what it bound and
+//! turn's [`PlanCheck`] (a `Checker`), which keeps what it bound and
 //! evaluated: the pipeline reuses it, so each plan is bound once.
 
 use crate::dataset::Conversation;
@@ -28,6 +28,8 @@ struct Checker<'a> {
     state: &'a ConversationState,
     bound: RefCell<Option<(Plan, Vec<UsedValue>)>>,
     evaluated: RefCell<Option<(String, Vec<UsedValue>, Answer)>>,
+    /// Plans bound through the executor this turn.
+    binds: std::cell::Cell<usize>,
 }
 
 impl<'a> Checker<'a> {
@@ -37,6 +39,7 @@ impl<'a> Checker<'a> {
             state,
             bound: RefCell::new(None),
             evaluated: RefCell::new(None),
+            binds: std::cell::Cell::new(0),
         }
     }
 
@@ -44,8 +47,13 @@ impl<'a> Checker<'a> {
     fn values(&self, plan: &Plan) -> Result<Vec<UsedValue>, exec::ExecError> {
         match self.bound.borrow_mut().take() {
             Some((checked, values)) if checked == *plan => Ok(values),
-            _ => exec::bind_values(self.kg, plan, self.state),
+            _ => self.bind_now(plan),
         }
+    }
+
+    fn bind_now(&self, plan: &Plan) -> Result<Vec<UsedValue>, exec::ExecError> {
+        self.binds.set(self.binds.get() + 1);
+        exec::bind_values(self.kg, plan, self.state)
     }
 
     /// The formula's answer: the check's for this formula and values, else evaluated now.
@@ -59,7 +67,7 @@ impl<'a> Checker<'a> {
 
 impl PlanCheck for Checker<'_> {
     fn bind(&self, plan: &Plan) -> Result<Vec<UsedValue>, String> {
-        let values = exec::bind_values(self.kg, plan, self.state).map_err(|e| error_chain(&e))?;
+        let values = self.bind_now(plan).map_err(|e| error_chain(&e))?;
         *self.bound.borrow_mut() = Some((plan.clone(), values.clone()));
         Ok(values)
     }
@@ -345,4 +353,85 @@ fn result_scale(metric_type: &MetricType, values: &[UsedValue]) -> Option<Scale>
         .map(|v| v.scale.as_ref());
     let first = scales.next()??;
     scales.all(|s| s == Some(first)).then(|| first.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::PlanError;
+    use crate::turn::{Phase2, ValueName, ValueSpec};
+
+    /// A planner that checks its plan through the turn's check, as the LLM
+    /// planner does.
+    struct Checking;
+
+    impl Planner for Checking {
+        fn name(&self) -> &'static str {
+            "checking"
+        }
+        fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
+            let mut plan = Plan::default();
+            plan.values.insert(
+                ValueName::new("a").unwrap(),
+                ValueSpec::Constant(rust_decimal::Decimal::from(6)),
+            );
+            let values = ctx.check.bind(&plan).map_err(PlanError::Llm)?;
+            ctx.check
+                .evaluate("a * 7", &values)
+                .map_err(PlanError::Llm)?;
+            Ok(plan)
+        }
+        fn phase2(
+            &mut self,
+            _: &TurnContext<'_>,
+            _: &Plan,
+            _: &[UsedValue],
+        ) -> Result<Phase2, PlanError> {
+            Ok(Phase2 {
+                formula: "a * 7".into(),
+                reasoning: None,
+            })
+        }
+    }
+
+    #[test]
+    fn a_checked_plan_is_bound_once() {
+        let examples = crate::dataset::load_str(
+            r#"{"id": "T-1", "doc": {"pre_text": "", "post_text": "",
+                 "table": {"2009": {"sales": "1"}}}, "dialogue": {"conv_questions": ["q"]}}"#,
+            "test",
+        )
+        .unwrap();
+        let kg = KgStore::build(&examples[0].conversation).unwrap();
+        let schema = Schema::read(&kg).unwrap();
+        let state = ConversationState::new();
+        let checker = Checker::new(&kg, &state);
+        let ctx = TurnContext {
+            question: "q",
+            turn: 0,
+            state: &state,
+            schema: &schema,
+            check: &checker,
+        };
+        let plan = Checking.phase1(&ctx).unwrap();
+        let values = checker.values(&plan).unwrap();
+        assert_eq!(checker.binds.get(), 1, "the check's binding is reused");
+        let answer = checker.answer("a * 7", &values).unwrap();
+        assert_eq!(answer, Answer::Number(rust_decimal::Decimal::from(42)));
+        // a plan the check did not bind is bound now
+        let mut other = plan.clone();
+        other.values.insert(
+            ValueName::new("b").unwrap(),
+            ValueSpec::Constant(rust_decimal::Decimal::ONE),
+        );
+        checker.values(&other).unwrap();
+        assert_eq!(checker.binds.get(), 2);
+
+        let mut session = Session::new(&examples[0].conversation).unwrap();
+        let trace = session.ask(&mut Checking, "what is six times seven?");
+        assert_eq!(
+            trace.answer,
+            Some(Answer::Number(rust_decimal::Decimal::from(42)))
+        );
+    }
 }

@@ -1,5 +1,5 @@
-//! A run's records, shared by the code that writes them ([`crate::eval`])
-//! and the code that exports them ([`crate::mongo`]): the run folder's
+//! A run's records, shared by the code that writes them (`eval`) and the
+//! code that exports them (`mongo`, with the `mongodb` feature): the run folder's
 //! records and their reader ([`folder`]), the scores ([`Summary`],
 //! [`Tally`]) and the [`RunObserver`] that sees each record as it is
 //! written.

@@ -1,7 +1,7 @@
 //! A scale word ("thousand", "million", "billion") with the multiplier the
-//! ontology gives it (`fk:ScaleWord`, `fk:multiplier`). The ontology builds
-//! the known scales once ([`crate::ontology::Tbox::scales`]); values and
-//! results carry one, written on the wire as its word.
+//! ontology gives it (`fk:ScaleWord`, `fk:multiplier`). The ontology module
+//! builds the known scales once, when it reads the TBox (`Tbox::scales`);
+//! values and results carry one, written on the wire as its word.
 
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
