@@ -2,22 +2,27 @@
 //! report pages as RDF knowledge graphs.
 //!
 //! The stages, each a module, dependencies pointing down only:
-//! - [`dataset`] loads ConvFinQA files (both layouts); gold answers are a
-//!   separate type only [`eval`] reads.
-//! - [`ontology`] is the TBox (`ontology/*.ttl`); [`kg`] builds each page's
-//!   ABox, guards and runs SPARQL, exports RDF.
-//! - [`plan`] holds the planner contract and the rules planner; [`exec`]
-//!   binds values and evaluates formulas exactly.
-//! - [`conversation`] keeps results with their metadata; [`pipeline`]
-//!   answers a conversation turn by turn; [`trace`] records each turn.
-//! - [`llm`] is the other planner behind the same contract: prompts, a
-//!   chat-completions client, a reply cache; the only module that touches
-//!   the network.
-//! - [`eval`] scores runs and writes run folders.
-//! - `mongo` (with the `mongodb` feature) exports runs to MongoDB, as they
-//!   go or from a run folder.
+//! - the ground floor: [`turn`] (the turn contract every layer shares:
+//!   plans, results, metric types, scales, LLM exchanges), [`dataset`]
+//!   (ConvFinQA files; gold answers are a separate type only [`eval`]
+//!   reads), [`ontology`] (the TBox, `ontology/*.ttl`), [`lexicon`],
+//!   [`vocab`], [`trace`] (each turn's record) and [`words`].
+//! - [`kg`] builds each page's ABox, guards and runs SPARQL, exports RDF.
+//! - [`exec`] binds values and evaluates formulas exactly.
+//! - [`planner`] is the seam planners implement; [`plan`] holds the rules
+//!   planner and [`llm`] the LLM planner (prompts, a chat-completions
+//!   client, a reply cache; the only module that touches the network),
+//!   side by side.
+//! - [`pipeline`] answers a conversation turn by turn.
+//! - [`run`] holds a run's records (the run folder's, the scores, the
+//!   observer seam), shared by [`eval`], which scores runs and writes run
+//!   folders, and `mongo` (with the
+//!   `mongodb` feature) exports runs to MongoDB, as they go or from a run
+//!   folder.
+//! - [`cli`] does the work of each `finkg` subcommand and its printing;
+//!   the binary only parses the arguments.
 
-pub mod conversation;
+pub mod cli;
 pub mod dataset;
 pub mod eval;
 pub mod exec;
@@ -29,5 +34,9 @@ pub mod mongo;
 pub mod ontology;
 pub mod pipeline;
 pub mod plan;
+pub mod planner;
+pub mod run;
 pub mod trace;
+pub mod turn;
+pub mod vocab;
 pub mod words;

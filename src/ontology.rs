@@ -5,7 +5,8 @@
 //! The files are compiled into the binary so that `finkg` runs from any
 //! directory; editing them takes a rebuild.
 
-use crate::kg::vocab;
+use crate::turn::{MetricType, Scale};
+use crate::vocab;
 use oxigraph::io::{RdfFormat, RdfParser};
 use oxigraph::model::{GraphName, NamedNode, Quad, Term};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
@@ -55,7 +56,7 @@ pub struct CalculationPattern {
     /// Operation identifier (`change`, `ratio`, ...).
     pub operation: String,
     /// Metric type recorded for results of this pattern.
-    pub metric_type: String,
+    pub metric_type: MetricType,
     /// The formula the pattern produces.
     pub formula_template: String,
     /// Higher wins among matching patterns.
@@ -70,13 +71,13 @@ pub struct Tbox {
     quads: Vec<Quad>,
     patterns: Vec<CalculationPattern>,
     reference_phrases: Vec<String>,
-    scale_words: Vec<(String, Decimal)>,
+    scales: Vec<Scale>,
     word_lists: HashMap<String, Vec<String>>,
     concepts: HashMap<String, String>,
 }
 
 impl Tbox {
-    /// The lexicon concept (IRI) whose key is `key` (see [`crate::lexicon::key`]).
+    /// The lexicon concept (IRI) whose key is `key` (the key of a label's stemmed words, as the lexicon builder computes it).
     pub fn concept_for_key(&self, key: &str) -> Option<&str> {
         self.concepts.get(key).map(String::as_str)
     }
@@ -96,9 +97,20 @@ impl Tbox {
     pub fn reference_phrases(&self) -> &[String] {
         &self.reference_phrases
     }
-    /// Scale words and their multipliers.
-    pub fn scale_words(&self) -> &[(String, Decimal)] {
-        &self.scale_words
+    /// The scales the TBox's scale words name, smallest first.
+    pub fn scales(&self) -> &[Scale] {
+        &self.scales
+    }
+    /// The scale named by a word ("million"), when the TBox knows it.
+    pub fn scale(&self, word: &str) -> Option<Scale> {
+        self.scales.iter().find(|s| s.word() == word).cloned()
+    }
+    /// Scale words and their multipliers, smallest first.
+    pub fn scale_words(&self) -> Vec<(String, Decimal)> {
+        self.scales
+            .iter()
+            .map(|s| (s.word().to_string(), s.multiplier()))
+            .collect()
     }
     /// The words of the `fk:WordList` with this local name (`BeginningCue`),
     /// lowercase and sorted; empty when the TBox has no such list.
@@ -161,7 +173,7 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
                 patterns.push(CalculationPattern {
                     iri,
                     operation: row[1].clone(),
-                    metric_type: row[2].clone(),
+                    metric_type: MetricType::parse(&row[2]),
                     formula_template: row[3].clone(),
                     priority,
                     triggers: Vec::new(),
@@ -185,12 +197,12 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
     .into_iter()
     .map(|r| r[0].clone())
     .collect();
-    let scale_words = select(
+    let scales = select(
         &store,
         "SELECT ?label ?m WHERE { GRAPH ?g { ?w a fk:ScaleWord ; rdfs:label ?label ; fk:multiplier ?m } } ORDER BY ?m",
     )?
     .into_iter()
-    .filter_map(|r| Decimal::from_str(&r[1]).ok().map(|m| (r[0].clone(), m)))
+    .filter_map(|r| Decimal::from_str(&r[1]).ok().map(|m| Scale::new(&r[0], m)))
     .collect();
     let mut word_lists: HashMap<String, Vec<String>> = HashMap::new();
     for r in select(
@@ -211,7 +223,7 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
         quads,
         patterns,
         reference_phrases,
-        scale_words,
+        scales,
         word_lists,
         concepts,
     })
@@ -290,7 +302,7 @@ pub fn check_dir(dir: &std::path::Path) -> Result<CheckReport, OntologyError> {
         triples: tbox.quads.len(),
         patterns: tbox.patterns.len(),
         reference_phrases: tbox.reference_phrases.len(),
-        scale_words: tbox.scale_words.len(),
+        scale_words: tbox.scales.len(),
         concepts: tbox.concepts.len(),
         undeclared,
         differs_from_build: built_sorted != files,

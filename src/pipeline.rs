@@ -4,14 +4,80 @@
 //!
 //! A turn that fails records its reason and the conversation goes on; with
 //! [`Planners::fallback`] a second planner answers it first.
+//!
+//! A planner that checks its plan before handing it on does so through the
+//! turn's [`PlanCheck`] (a `Checker`), which keeps what it bound and
+//! evaluated: the pipeline reuses it, so each plan is bound once.
 
-use crate::conversation::{ConversationState, TurnResult, UsedValue};
 use crate::dataset::Conversation;
 use crate::exec;
 use crate::kg::{GraphStats, KgError, KgStore, Schema};
-use crate::plan::{Planner, TurnContext};
-use crate::trace::{error_chain, TurnTrace, Usage};
+use crate::planner::{PlanCheck, Planner, TurnContext};
+use crate::trace::{error_chain, TurnTrace};
+use crate::turn::{
+    Answer, ConversationState, MetricType, Plan, Scale, TurnResult, Usage, UsedValue,
+};
+use std::cell::RefCell;
 use std::time::Instant;
+
+/// The turn's [`PlanCheck`]: binds and evaluates through [`exec`] over the
+/// page's graph and the conversation so far, and keeps the last plan it
+/// bound and the last formula it evaluated for the pipeline to reuse.
+struct Checker<'a> {
+    kg: &'a KgStore,
+    state: &'a ConversationState,
+    bound: RefCell<Option<(Plan, Vec<UsedValue>)>>,
+    evaluated: RefCell<Option<(String, Vec<UsedValue>, Answer)>>,
+    /// Plans bound through the executor this turn.
+    binds: std::cell::Cell<usize>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(kg: &'a KgStore, state: &'a ConversationState) -> Self {
+        Self {
+            kg,
+            state,
+            bound: RefCell::new(None),
+            evaluated: RefCell::new(None),
+            binds: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The plan's values: those the check bound for this very plan, else bound now.
+    fn values(&self, plan: &Plan) -> Result<Vec<UsedValue>, exec::ExecError> {
+        match self.bound.borrow_mut().take() {
+            Some((checked, values)) if checked == *plan => Ok(values),
+            _ => self.bind_now(plan),
+        }
+    }
+
+    fn bind_now(&self, plan: &Plan) -> Result<Vec<UsedValue>, exec::ExecError> {
+        self.binds.set(self.binds.get() + 1);
+        exec::bind_values(self.kg, plan, self.state)
+    }
+
+    /// The formula's answer: the check's for this formula and values, else evaluated now.
+    fn answer(&self, formula: &str, values: &[UsedValue]) -> Result<Answer, exec::ExecError> {
+        match self.evaluated.borrow_mut().take() {
+            Some((f, v, answer)) if f == formula && v == values => Ok(answer),
+            _ => exec::evaluate(formula, values),
+        }
+    }
+}
+
+impl PlanCheck for Checker<'_> {
+    fn bind(&self, plan: &Plan) -> Result<Vec<UsedValue>, String> {
+        let values = self.bind_now(plan).map_err(|e| error_chain(&e))?;
+        *self.bound.borrow_mut() = Some((plan.clone(), values.clone()));
+        Ok(values)
+    }
+
+    fn evaluate(&self, formula: &str, values: &[UsedValue]) -> Result<Answer, String> {
+        let answer = exec::evaluate(formula, values).map_err(|e| error_chain(&e))?;
+        *self.evaluated.borrow_mut() = Some((formula.to_string(), values.to_vec(), answer));
+        Ok(answer)
+    }
+}
 
 /// A conversation's page, loaded and ready for questions.
 pub struct Session {
@@ -61,6 +127,26 @@ impl Session {
         trace
     }
 
+    /// Asks `questions` in order with `planners`, handing each turn's trace
+    /// to `each` as it is answered. Before each turn `stop` is asked whether
+    /// the run must stop (a planner's budget or time limit); the result says
+    /// whether it stopped before the last question.
+    pub fn ask_all<E>(
+        &mut self,
+        planners: &mut Planners,
+        questions: &[String],
+        mut stop: impl FnMut(&Planners) -> bool,
+        mut each: impl FnMut(TurnTrace) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        for q in questions {
+            if stop(planners) {
+                return Ok(true);
+            }
+            each(self.ask_with(planners, q))?;
+        }
+        Ok(false)
+    }
+
     /// Answers the next question with `planners.primary`; when that fails
     /// and there is a fallback, the fallback answers it and the trace keeps
     /// the first planner's exchanges and says why (`fallback`).
@@ -107,12 +193,13 @@ impl Session {
         trace: &mut TurnTrace,
     ) -> Option<TurnResult> {
         let turn = self.state.len();
+        let checker = Checker::new(&self.kg, &self.state);
         let ctx = TurnContext {
             question,
             turn,
             state: &self.state,
             schema: &self.schema,
-            kg: &self.kg,
+            check: &checker,
         };
         let started = Instant::now();
         let plan = match planner.phase1(&ctx) {
@@ -126,7 +213,7 @@ impl Session {
         trace.timings_us.plan = micros(started);
         trace.plan = Some(plan.clone());
         let started = Instant::now();
-        let values = match exec::bind_values(&self.kg, &plan, &self.state) {
+        let values = match checker.values(&plan) {
             Ok(v) => v,
             Err(e) => {
                 trace.error = Some(error_chain(&e));
@@ -147,16 +234,17 @@ impl Session {
         trace.timings_us.plan += micros(started);
         trace.formula = Some(phase2.formula.clone());
         let started = Instant::now();
-        let answer = exec::evaluate(&phase2.formula, &values);
+        let answer = checker.answer(&phase2.formula, &values);
         trace.timings_us.execute = exec_time + micros(started);
         match answer {
             Ok(answer) => {
-                let description = match plan.metric_type.as_deref() {
-                    Some("value") | None => values
+                let metric_type = plan.metric_type.clone().unwrap_or_default();
+                let description = match &metric_type {
+                    MetricType::Value => values
                         .first()
                         .map(|v| v.description.clone())
                         .unwrap_or_default(),
-                    Some(kind) => format!(
+                    kind => format!(
                         "{kind}: {} = {}",
                         phase2.formula,
                         values
@@ -170,10 +258,10 @@ impl Session {
                     turn,
                     question: question.to_string(),
                     value: answer,
-                    scale: result_scale(plan.metric_type.as_deref(), &values),
+                    scale: result_scale(&metric_type, &values),
                     description,
                     entity: plan.entity.clone(),
-                    metric_type: plan.metric_type.clone().unwrap_or_else(|| "value".into()),
+                    metric_type,
                     period: plan.period.clone(),
                     variables: values,
                     formula: phase2.formula,
@@ -222,6 +310,29 @@ impl Planners {
     }
 }
 
+/// Why a conversation's turns have no answer when its page's graph could
+/// not be built.
+pub fn load_failure(error: &KgError) -> String {
+    format!(
+        "the page's graph could not be built: {}",
+        error_chain(error)
+    )
+}
+
+/// The traces of a conversation's questions left unanswered for `reason`
+/// (its page's graph could not be built), as `planner` would have planned them.
+pub fn unanswered(id: &str, questions: &[String], planner: &str, reason: &str) -> Vec<TurnTrace> {
+    questions
+        .iter()
+        .enumerate()
+        .map(|(turn, q)| {
+            let mut t = TurnTrace::new(id, turn, q, planner);
+            t.error = Some(reason.to_string());
+            t
+        })
+        .collect()
+}
+
 fn micros(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
@@ -230,20 +341,98 @@ fn micros(since: Instant) -> u64 {
 /// change, a sum or an average (whose count does not count); none for a
 /// ratio, a percentage change, a product or a comparison, for a value
 /// converted by constants ("in thousands"), or when its values disagree.
-fn result_scale(metric_type: Option<&str>, values: &[UsedValue]) -> Option<String> {
+fn result_scale(metric_type: &MetricType, values: &[UsedValue]) -> Option<Scale> {
     let constants = values.iter().any(|v| v.source == "constant");
     match metric_type {
-        Some("change" | "sum") if !constants => {}
-        Some("average") => {}
-        Some("value") | None if !constants => {}
+        MetricType::Change | MetricType::Sum | MetricType::Value if !constants => {}
+        MetricType::Average => {}
         _ => return None,
     }
     let mut scales = values
         .iter()
         .filter(|v| v.source != "constant")
-        .map(|v| v.scale.clone());
+        .map(|v| v.scale.as_ref());
     let first = scales.next()??;
-    scales
-        .all(|s| s.as_deref() == Some(first.as_str()))
-        .then_some(first)
+    scales.all(|s| s == Some(first)).then(|| first.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::PlanError;
+    use crate::turn::{Phase2, ValueName, ValueSpec};
+
+    /// A planner that checks its plan through the turn's check, as the LLM
+    /// planner does.
+    struct Checking;
+
+    impl Planner for Checking {
+        fn name(&self) -> &'static str {
+            "checking"
+        }
+        fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
+            let mut plan = Plan::default();
+            plan.values.insert(
+                ValueName::new("a").unwrap(),
+                ValueSpec::Constant(rust_decimal::Decimal::from(6)),
+            );
+            let values = ctx.check.bind(&plan).map_err(PlanError::Llm)?;
+            ctx.check
+                .evaluate("a * 7", &values)
+                .map_err(PlanError::Llm)?;
+            Ok(plan)
+        }
+        fn phase2(
+            &mut self,
+            _: &TurnContext<'_>,
+            _: &Plan,
+            _: &[UsedValue],
+        ) -> Result<Phase2, PlanError> {
+            Ok(Phase2 {
+                formula: "a * 7".into(),
+                reasoning: None,
+            })
+        }
+    }
+
+    #[test]
+    fn a_checked_plan_is_bound_once() {
+        let examples = crate::dataset::load_str(
+            r#"{"id": "T-1", "doc": {"pre_text": "", "post_text": "",
+                 "table": {"2009": {"sales": "1"}}}, "dialogue": {"conv_questions": ["q"]}}"#,
+            "test",
+        )
+        .unwrap();
+        let kg = KgStore::build(&examples[0].conversation).unwrap();
+        let schema = Schema::read(&kg).unwrap();
+        let state = ConversationState::new();
+        let checker = Checker::new(&kg, &state);
+        let ctx = TurnContext {
+            question: "q",
+            turn: 0,
+            state: &state,
+            schema: &schema,
+            check: &checker,
+        };
+        let plan = Checking.phase1(&ctx).unwrap();
+        let values = checker.values(&plan).unwrap();
+        assert_eq!(checker.binds.get(), 1, "the check's binding is reused");
+        let answer = checker.answer("a * 7", &values).unwrap();
+        assert_eq!(answer, Answer::Number(rust_decimal::Decimal::from(42)));
+        // a plan the check did not bind is bound now
+        let mut other = plan.clone();
+        other.values.insert(
+            ValueName::new("b").unwrap(),
+            ValueSpec::Constant(rust_decimal::Decimal::ONE),
+        );
+        checker.values(&other).unwrap();
+        assert_eq!(checker.binds.get(), 2);
+
+        let mut session = Session::new(&examples[0].conversation).unwrap();
+        let trace = session.ask(&mut Checking, "what is six times seven?");
+        assert_eq!(
+            trace.answer,
+            Some(Answer::Number(rust_decimal::Decimal::from(42)))
+        );
+    }
 }

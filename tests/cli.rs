@@ -300,7 +300,7 @@ fn eval_writes_a_run_folder() {
         .sum();
     assert_eq!(right, correct);
 
-    let folder = finkg::eval::RunFolder::read(&run).expect("the run folder reads back");
+    let folder = finkg::run::RunFolder::read(&run).expect("the run folder reads back");
     assert_eq!(folder.turns.len(), 5);
     assert_eq!(folder.conversations.len(), 2);
     assert!(folder.llm_exchanges.is_empty());

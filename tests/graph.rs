@@ -4,7 +4,8 @@
 
 use finkg::dataset::cell::parse_cell;
 use finkg::dataset::{Conversation, Document, Row, Table};
-use finkg::kg::{page_iri, vocab, GuardedQuery, KgStore, QueryOutput, Schema};
+use finkg::kg::{page_iri, GuardedQuery, KgStore, QueryOutput, Schema};
+use finkg::vocab;
 use oxigraph::model::vocab::xsd;
 use oxigraph::model::{Literal, NamedNode, Term};
 use rust_decimal::Decimal;
@@ -302,7 +303,10 @@ fn schema_lists_rows_columns_cells_and_facts() {
         .expect("the revenue fact");
     assert_eq!(fact.sentence, 1);
     assert_eq!(fact.year, Some(2009));
-    assert_eq!(fact.scale.as_deref(), Some("million"));
+    assert_eq!(
+        fact.scale.as_ref().map(finkg::turn::Scale::word),
+        Some("million")
+    );
     assert!(!fact.is_year_mention);
     assert_eq!(fact.sentence_text, SENTENCE);
     let year = schema

@@ -6,11 +6,11 @@
 //! comparisons answer yes or no, and a turn that cannot be answered records
 //! an error and no answer.
 
-use finkg::conversation::Answer;
 use finkg::dataset::cell::parse_cell;
 use finkg::dataset::{Conversation, Document, Row, Table};
 use finkg::pipeline::Session;
 use finkg::plan::RulesPlanner;
+use finkg::turn::Answer;
 use rust_decimal::Decimal;
 use std::str::FromStr;
 
@@ -758,12 +758,16 @@ fn results_record_the_scale_of_their_source() {
     let mut planner = RulesPlanner::new().unwrap();
     let fact = session.ask(&mut planner, "what was the revenue from services in 2009?");
     assert_eq!(
-        fact.result.as_ref().and_then(|r| r.scale.as_deref()),
+        fact.result
+            .as_ref()
+            .and_then(|r| r.scale.as_ref().map(finkg::turn::Scale::word)),
         Some("million")
     );
     let cell = session.ask(&mut planner, "what was the goodwill?");
     assert_eq!(
-        cell.result.as_ref().and_then(|r| r.scale.as_deref()),
+        cell.result
+            .as_ref()
+            .and_then(|r| r.scale.as_ref().map(finkg::turn::Scale::word)),
         Some("thousand")
     );
     let ratio = session.ask(

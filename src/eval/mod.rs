@@ -17,22 +17,24 @@
 //! - `failures.md` — each miss with its question, answer, gold, plan,
 //!   SPARQL, bindings and formula.
 //!
-//! [`folder`] documents these records and reads a folder back. A
-//! [`RunObserver`] sees the same records as they are written (the MongoDB
+//! [`crate::run::folder`] documents these records and reads a folder back.
+//! A [`RunObserver`] sees the same records as they are written (the MongoDB
 //! export listens this way).
 
-pub mod folder;
 pub mod score;
 
-pub use folder::{
-    ConversationRecord, FolderError, GoldRecord, LlmExchange, RunFolder, RunInfo, ScoredTurn,
+use crate::run::folder;
+use crate::run::{
+    ConversationRecord, GoldRecord, LlmExchangeRecord, RunInfo, RunObserver, ScoredTurn, Summary,
+    Tally,
 };
 
 use crate::dataset::{Example, Features, Gold};
 use crate::kg::KgStore;
-use crate::pipeline::{Planners, Session};
-use crate::trace::{error_chain, TurnTrace, Usage};
-use serde::{Deserialize, Serialize};
+use crate::pipeline::{load_failure, unanswered, Planners, Session};
+use crate::trace::TurnTrace;
+use crate::turn::Usage;
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -54,75 +56,6 @@ pub enum EvalError {
     },
 }
 
-/// Right and total, with the accuracy.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct Tally {
-    /// Right answers.
-    pub correct: usize,
-    /// Turns counted.
-    pub total: usize,
-    /// correct / total.
-    pub accuracy: f64,
-}
-
-impl Tally {
-    fn add(&mut self, ok: bool) {
-        self.total += 1;
-        self.correct += usize::from(ok);
-        self.accuracy = self.correct as f64 / self.total as f64;
-    }
-}
-
-/// What a run scored.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Summary {
-    /// The planner used.
-    pub planner: String,
-    /// Conversations answered.
-    pub conversations: usize,
-    /// Every turn.
-    pub turns: Tally,
-    /// Conversations whose every turn is right.
-    pub conversation_accuracy: Tally,
-    /// Turns with no answer.
-    pub unanswered: usize,
-    /// Conversations that failed to load into a graph.
-    pub failed_conversations: usize,
-    /// By 0-based turn index.
-    pub by_turn: BTreeMap<usize, Tally>,
-    /// By the operations of the gold program (`subtract,divide`, `lookup`).
-    pub by_operation: BTreeMap<String, Tally>,
-    /// By the dataset's feature flags.
-    pub by_feature: BTreeMap<String, Tally>,
-    /// Turns after a right previous turn.
-    pub given_previous_right: Tally,
-    /// Turns after a wrong previous turn.
-    pub given_previous_wrong: Tally,
-    /// Seconds the run took.
-    pub seconds: f64,
-    /// Conversations in flight at once (`--jobs`).
-    pub jobs: usize,
-    /// Language-model requests, tokens and cost of the run (null for
-    /// planners that use no model).
-    pub llm: Option<Usage>,
-    /// Why the run stopped before the end (a budget or a time limit), or null.
-    pub stopped: Option<String>,
-}
-
-/// The operations of a gold program: `subtract(60.94, 25.14), divide(#0, 25.14)` → `subtract,divide`.
-pub fn program_operations(program: &str) -> String {
-    let ops: Vec<&str> = program
-        .split([',', ' '])
-        .filter_map(|part| part.split_once('(').map(|(op, _)| op.trim()))
-        .filter(|op| !op.is_empty())
-        .collect();
-    if ops.is_empty() {
-        "lookup".into()
-    } else {
-        ops.join(",")
-    }
-}
-
 /// Options of a run.
 #[derive(Debug, Clone)]
 pub struct EvalOptions {
@@ -141,26 +74,9 @@ struct Prediction<'a> {
     id: &'a str,
     turn: usize,
     question: &'a str,
-    answer: Option<crate::conversation::Answer>,
+    answer: Option<crate::turn::Answer>,
     error: Option<&'a str>,
 }
-
-/// Sees a run's records as they are written to the run folder; every
-/// method does nothing unless overridden. An observer cannot fail the run:
-/// it keeps its own failures and reports them when asked.
-pub trait RunObserver {
-    /// The run starts; `run.json` is written.
-    fn started(&mut self, _run: &RunInfo) {}
-    /// A conversation's page graph is built, before its turns are asked.
-    fn graph(&mut self, _conversation_id: &str, _kg: &KgStore) {}
-    /// A conversation is answered and scored; its lines are written.
-    fn conversation(&mut self, _record: &ConversationRecord, _turns: &[ScoredTurn<'_>]) {}
-    /// The run is over; `summary.json` and the final `run.json` are written.
-    fn finished(&mut self, _run: &RunInfo, _summary: &Summary) {}
-}
-
-/// The observer that observes nothing.
-impl RunObserver for () {}
 
 struct Writers {
     predictions: BufWriter<File>,
@@ -221,12 +137,10 @@ fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String
     match Session::new(conv) {
         Ok(mut session) => {
             let mut traces = Vec::new();
-            for q in &conv.questions {
-                if stopped(planners) {
-                    break;
-                }
-                traces.push(session.ask_with(planners, q));
-            }
+            let Ok(_) = session.ask_all(planners, &conv.questions, stopped, |t| {
+                traces.push(t);
+                Ok::<_, std::convert::Infallible>(())
+            });
             stopped(planners);
             Outcome {
                 traces,
@@ -237,18 +151,8 @@ fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String
             }
         }
         Err(e) => {
-            let reason = format!("the page's graph could not be built: {}", error_chain(&e));
-            let name = planners.primary.name();
-            let traces = conv
-                .questions
-                .iter()
-                .enumerate()
-                .map(|(turn, q)| {
-                    let mut t = TurnTrace::new(&conv.id, turn, q, name);
-                    t.error = Some(reason.clone());
-                    t
-                })
-                .collect();
+            let reason = load_failure(&e);
+            let traces = unanswered(&conv.id, &conv.questions, planners.primary.name(), &reason);
             Outcome {
                 traces,
                 kg: None,
@@ -466,19 +370,10 @@ fn write_conversation(
         writeln!(w.trace, "{}", serde_json::to_string(s).unwrap_or_default())
             .map_err(w.io("trace.jsonl"))?;
         for x in &t.llm {
-            let line = serde_json::to_string(&LlmExchange {
+            let line = serde_json::to_string(&LlmExchangeRecord {
                 id: t.id.clone(),
                 turn: t.turn,
-                phase: x.phase.clone(),
-                attempt: x.attempt,
-                prompt: x.prompt.clone(),
-                reply: x.reply.clone(),
-                prompt_tokens: x.prompt_tokens,
-                completion_tokens: x.completion_tokens,
-                latency_ms: Some(x.latency_ms),
-                retries: x.retries as usize,
-                cache_hit: x.cache_hit,
-                cost_usd: Some(x.cost_usd),
+                exchange: x.clone(),
             })
             .unwrap_or_default();
             writeln!(w.llm, "{line}").map_err(w.io(folder::files::LLM_EXCHANGES))?;
@@ -530,7 +425,7 @@ fn write_conversation(
 
 fn write_failure(w: &mut Writers, t: &TurnTrace, g: &GoldRecord) -> Result<(), EvalError> {
     let gold = match g.answer {
-        crate::conversation::Answer::Number(d) => d.to_string(),
+        crate::turn::Answer::Number(d) => d.to_string(),
         other => other.to_string(),
     };
     let (text, ops) = (&g.text, &g.operations);

@@ -5,8 +5,8 @@
 //! or when `|p - g| <= max(0.001 * |g|, 0.0001)`, or when the gold text ends
 //! with `%` and `p / 100` is that close to `g`.
 
-use crate::conversation::Answer;
 use crate::dataset::GoldAnswer;
+use crate::turn::Answer;
 use rust_decimal::Decimal;
 
 fn close(p: Decimal, g: Decimal) -> bool {

@@ -7,11 +7,11 @@
 
 pub mod formula;
 
-use crate::conversation::{Answer, ConversationState, UsedValue};
 use crate::kg::{
     describe_source, GuardError, GuardedQuery, KgError, KgStore, QueryForm, QueryOutput,
 };
-use crate::plan::{Plan, ValueSpec};
+use crate::turn::{Answer, ConversationState, UsedValue};
+use crate::turn::{Plan, ValueSpec};
 use formula::{Formula, FormulaError, FormulaValue};
 use oxigraph::model::Term;
 use rust_decimal::Decimal;

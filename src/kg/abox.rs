@@ -6,9 +6,9 @@
 //! the IRI scheme, which [`page_iri`] documents.
 
 use super::text::{extract_numbers, split_sentences, Sentence, TextNumber};
-use super::vocab::{self, fk};
 use crate::dataset::cell::CellUnit;
 use crate::dataset::{Document, Table};
+use crate::vocab::{self, fk};
 use crate::words;
 use oxigraph::model::vocab::{rdf, rdfs, xsd};
 use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term};

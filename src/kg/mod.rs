@@ -8,7 +8,6 @@ pub mod guard;
 pub mod schema;
 pub mod store;
 pub mod text;
-pub mod vocab;
 
 pub use abox::{page_iri, GraphStats};
 pub use guard::{GuardError, GuardedQuery, QueryForm};

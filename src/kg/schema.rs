@@ -4,7 +4,9 @@
 
 use super::guard::GuardedQuery;
 use super::store::{KgError, KgStore, QueryOutput};
-use super::vocab;
+use crate::ontology;
+use crate::turn::Scale;
+use crate::vocab;
 use oxigraph::model::Term;
 use rust_decimal::Decimal;
 use std::str::FromStr;
@@ -53,8 +55,8 @@ pub struct FactEntry {
     pub is_year_mention: bool,
     /// Printed as a percentage.
     pub percent: bool,
-    /// Scale word beside it.
-    pub scale: Option<String>,
+    /// The scale word beside it.
+    pub scale: Option<Scale>,
 }
 
 /// Everything a planner may know about a page.
@@ -191,7 +193,7 @@ impl Schema {
                 year: number(&r[5]),
                 is_year_mention: text(&r[6]) == "true",
                 percent: text(&r[7]).ends_with("#Percent"),
-                scale: (!scale.is_empty()).then_some(scale),
+                scale: scale_named(&scale),
             });
         }
         Ok(schema)
@@ -207,18 +209,25 @@ pub struct SourceInfo {
     pub metric: Option<String>,
     /// The year of the column or row (cells) or of the fact.
     pub year: Option<i32>,
-    /// The scale word the source prints: the fact's ("$ 2.5 million"), or
-    /// the one a cell's column or row label names ("( in thousands )").
-    pub scale: Option<String>,
+    /// The scale the source prints: the fact's ("$ 2.5 million"), or the
+    /// one a cell's column or row label names ("( in thousands )").
+    pub scale: Option<Scale>,
 }
 
-/// The scale word a label names after "in": "( in thousands )" gives "thousand".
-pub fn label_scale(label: &str) -> Option<String> {
+/// The scale a label names after "in": "( in thousands )" gives "thousand".
+pub fn label_scale(label: &str) -> Option<Scale> {
     let l = label.to_lowercase();
-    ["thousand", "million", "billion"]
-        .into_iter()
-        .find(|w| l.contains(&format!("in {w}")))
-        .map(str::to_string)
+    ontology::tbox()
+        .ok()?
+        .scales()
+        .iter()
+        .find(|s| l.contains(&format!("in {}", s.word())))
+        .cloned()
+}
+
+/// The scale a fact's scale word names (none for an empty word).
+fn scale_named(word: &str) -> Option<Scale> {
+    ontology::tbox().ok()?.scale(word)
 }
 
 /// Describes a cell or text fact node of the page by its IRI.
@@ -264,7 +273,7 @@ pub fn describe_source(kg: &KgStore, iri: &str) -> Result<Option<SourceInfo>, Kg
             ),
             metric: Some(text(&r[3])),
             year: number(&r[4]),
-            scale: Some(text(&r[5])).filter(|s| !s.is_empty()),
+            scale: scale_named(&text(&r[5])),
         }));
     }
     Ok(None)

@@ -7,9 +7,9 @@
 
 use super::abox::{build_abox, GraphStats};
 use super::guard::{GuardedQuery, QueryForm};
-use super::vocab;
 use crate::dataset::Conversation;
 use crate::ontology;
+use crate::vocab;
 use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
 use oxigraph::model::{GraphNameRef, NamedNode, QuadRef, Term};

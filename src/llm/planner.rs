@@ -2,9 +2,10 @@
 //!
 //! Phase 1 renders `system.j2` and `phase1.j2`, sends them, reads the reply
 //! ([`super::reply::phase1`]) and checks it the way the pipeline will use
-//! it: the values are bound by [`exec::bind_values`] (the guard, exactly
-//! one numeric row, earlier results that exist) and a formula given beside
-//! them is evaluated by [`exec::evaluate`]. An unusable reply goes back to
+//! it, through the turn's [`PlanCheck`]: the values are bound (the guard,
+//! exactly one numeric row, earlier results that exist) and a formula given
+//! beside them is evaluated; the pipeline keeps what the check bound, so an
+//! accepted plan is bound once. An unusable reply goes back to
 //! the model with its error (`repair.j2`) at most `repairs` times, then the
 //! turn fails with the reason. Phase 2 uses the formula of the Phase 1
 //! reply when there was one, else asks with `phase2.j2` and checks the
@@ -19,10 +20,9 @@ use super::client::{request_body, ChatClient, Message};
 use super::limits::Deadline;
 use super::prompts::{self, RepairView};
 use super::{reply, LlmError, LlmShared};
-use crate::conversation::UsedValue;
-use crate::exec;
-use crate::plan::{Phase2, Plan, PlanError, Planner, TurnContext};
-use crate::trace::{error_chain, LlmExchange};
+use crate::planner::{PlanCheck, PlanError, Planner, TurnContext};
+use crate::trace::error_chain;
+use crate::turn::{LlmExchange, Phase2, Plan, UsedValue};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -223,17 +223,21 @@ fn plan_error(e: &LlmError) -> PlanError {
 /// Checks a Phase 1 reply as the pipeline will use it.
 fn check_phase1(ctx: &TurnContext<'_>, content: &str) -> Result<(Plan, Option<Phase2>), String> {
     let (plan, phase2) = reply::phase1(content)?;
-    let values = exec::bind_values(ctx.kg, &plan, ctx.state).map_err(|e| error_chain(&e))?;
+    let values = ctx.check.bind(&plan)?;
     if let Some(p) = &phase2 {
-        exec::evaluate(&p.formula, &values).map_err(|e| error_chain(&e))?;
+        ctx.check.evaluate(&p.formula, &values)?;
     }
     Ok((plan, phase2))
 }
 
 /// Checks a Phase 2 reply against the bound values.
-fn check_phase2(values: &[UsedValue], content: &str) -> Result<Phase2, String> {
+fn check_phase2(
+    check: &dyn PlanCheck,
+    values: &[UsedValue],
+    content: &str,
+) -> Result<Phase2, String> {
     let phase2 = reply::phase2(content)?;
-    exec::evaluate(&phase2.formula, values).map_err(|e| error_chain(&e))?;
+    check.evaluate(&phase2.formula, values)?;
     Ok(phase2)
 }
 
@@ -280,7 +284,7 @@ impl Planner for LlmPlanner {
             .render("phase2.j2", &view)
             .map_err(|e| plan_error(&e))?;
         self.converse(Phase::Two, vec![Message::new("user", user)], |content| {
-            check_phase2(values, content)
+            check_phase2(ctx.check, values, content)
         })
         .map_err(|e| plan_error(&e))
     }

@@ -12,10 +12,11 @@
 //! so a broken template stops the program with its name and line.
 
 use super::LlmError;
-use crate::conversation::{ConversationState, TurnResult, UsedValue};
-use crate::kg::{vocab, Schema};
+use crate::kg::Schema;
 use crate::ontology;
-use crate::plan::{Plan, TurnContext};
+use crate::planner::TurnContext;
+use crate::turn::{ConversationState, Plan, TurnResult, UsedValue};
+use crate::vocab;
 use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -362,10 +363,10 @@ fn result_view(turn: usize, result: &TurnResult) -> ResultView {
         turn,
         question: result.question.clone(),
         value: Some(value),
-        scale: result.scale.clone(),
+        scale: result.scale.as_ref().map(ToString::to_string),
         description: result.description.clone(),
         entity: result.entity.clone(),
-        metric_type: result.metric_type.clone(),
+        metric_type: result.metric_type.to_string(),
         period: result.period.clone(),
         formula: result.formula.clone(),
         variables: result.variables.iter().map(variable_view).collect(),
@@ -438,7 +439,7 @@ pub fn schema_view(schema: &Schema) -> SchemaView {
                 raw: f.raw.clone(),
                 value: show(f.value),
                 year: f.year,
-                scale: f.scale.clone(),
+                scale: f.scale.as_ref().map(ToString::to_string),
                 percent: f.percent,
                 context: f.context.clone(),
             });
@@ -495,7 +496,7 @@ pub fn pattern_views() -> Vec<PatternView> {
         .iter()
         .map(|p| PatternView {
             operation: p.operation.clone(),
-            metric_type: p.metric_type.clone(),
+            metric_type: p.metric_type.to_string(),
             formula: p.formula_template.clone(),
             triggers: p.triggers.iter().take(6).cloned().collect(),
         })
@@ -533,7 +534,7 @@ pub fn phase2_view(ctx: &TurnContext<'_>, plan: &Plan, values: &[UsedValue]) -> 
         results,
         plan: PlanView {
             entity: plan.entity.clone(),
-            metric_type: plan.metric_type.clone(),
+            metric_type: plan.metric_type.as_ref().map(ToString::to_string),
             period: plan.period.clone(),
         },
         values: values
@@ -672,6 +673,18 @@ mod tests {
         assert!(err.contains("`phase2.j2`, line 3"), "{err}");
     }
 
+    /// A check the views never call.
+    struct Unchecked;
+
+    impl crate::planner::PlanCheck for Unchecked {
+        fn bind(&self, _: &Plan) -> Result<Vec<UsedValue>, String> {
+            Err("not checked".into())
+        }
+        fn evaluate(&self, _: &str, _: &[UsedValue]) -> Result<crate::turn::Answer, String> {
+            Err("not checked".into())
+        }
+    }
+
     /// A real page: the example queries bind one value each, and the prompt
     /// holds the labels, the text's numbers and the question.
     #[test]
@@ -691,15 +704,15 @@ mod tests {
             turn: 0,
             state: &state,
             schema: &schema,
-            kg: &kg,
+            check: &Unchecked,
         };
         let view = phase1_view(&ctx);
         assert_eq!(view.example_queries.len(), 2);
         for q in &view.example_queries {
             let mut plan = Plan::default();
             plan.values.insert(
-                crate::plan::ValueName::new("x").unwrap(),
-                crate::plan::ValueSpec::Sparql {
+                crate::turn::ValueName::new("x").unwrap(),
+                crate::turn::ValueSpec::Sparql {
                     sparql: q.sparql.clone(),
                     description: String::new(),
                 },

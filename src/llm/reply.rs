@@ -1,4 +1,4 @@
-//! Reading a model's reply into the contract ([`crate::plan::contract`]).
+//! Reading a model's reply into the contract ([`crate::turn::contract`]).
 //!
 //! A reply is one JSON object, possibly inside a code fence or after a
 //! sentence; the first object that parses is taken. Phase 1 needs
@@ -6,8 +6,8 @@
 //! request. Extra keys are ignored. Errors are sentences meant to be sent
 //! back to the model.
 
-use crate::kg::vocab;
-use crate::plan::{Phase2, Plan, ValueSpec};
+use crate::turn::{Phase2, Plan, ValueSpec};
+use crate::vocab;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -95,7 +95,7 @@ pub fn with_prefixes(plan: &mut Plan) {
 mod tests {
     use super::*;
     use crate::kg::GuardedQuery;
-    use crate::plan::ResultRef;
+    use crate::turn::ResultRef;
 
     #[test]
     fn finds_the_object_in_fences_and_prose() {

@@ -5,7 +5,7 @@
 //! Every document carries the fields of its key (see [`Collection::key`]),
 //! which the writer uses as the upsert filter.
 
-use crate::eval::{ConversationRecord, LlmExchange, RunInfo, Summary, Tally};
+use crate::run::{ConversationRecord, LlmExchangeRecord, RunInfo, Summary, Tally};
 use mongodb::bson::{doc, Bson, DateTime, Document};
 use serde_json::{Map, Value};
 
@@ -123,8 +123,8 @@ impl RunStatus {
 }
 
 /// What the LLM calls of a run cost (all zero for the rules planner).
-pub fn cost(exchanges: &[LlmExchange]) -> Document {
-    let sum = |f: fn(&LlmExchange) -> Option<u64>| -> Bson {
+pub fn cost(exchanges: &[LlmExchangeRecord]) -> Document {
+    let sum = |f: fn(&LlmExchangeRecord) -> Option<u64>| -> Bson {
         let total = exchanges
             .iter()
             .filter_map(f)
@@ -133,11 +133,11 @@ pub fn cost(exchanges: &[LlmExchange]) -> Document {
     };
     doc! {
         "llm_calls": count(exchanges.len()),
-        "cache_hits": count(exchanges.iter().filter(|e| e.cache_hit).count()),
-        "prompt_tokens": sum(|e| e.prompt_tokens),
-        "completion_tokens": sum(|e| e.completion_tokens),
+        "cache_hits": count(exchanges.iter().filter(|e| e.exchange.cache_hit).count()),
+        "prompt_tokens": sum(|e| e.exchange.prompt_tokens),
+        "completion_tokens": sum(|e| e.exchange.completion_tokens),
         // a fold from +0.0: an empty f64 sum is -0.0
-        "usd": exchanges.iter().filter_map(|e| e.cost_usd).fold(0.0, |a, b| a + b),
+        "usd": exchanges.iter().map(|e| e.exchange.cost_usd).fold(0.0, |a, b| a + b),
     }
 }
 
@@ -273,11 +273,12 @@ fn tools(plan: Option<&Value>) -> Document {
 }
 
 /// The `llm_exchanges` document.
-pub fn llm_exchange_document(run_id: &str, e: &LlmExchange) -> Document {
+pub fn llm_exchange_document(run_id: &str, record: &LlmExchangeRecord) -> Document {
+    let e = &record.exchange;
     doc! {
         "run_id": run_id,
-        "conversation_id": &e.id,
-        "turn": to_bson(&e.turn),
+        "conversation_id": &record.id,
+        "turn": to_bson(&record.turn),
         "phase": &e.phase,
         "attempt": to_bson(&e.attempt),
         "prompt": &e.prompt,
@@ -290,6 +291,7 @@ pub fn llm_exchange_document(run_id: &str, e: &LlmExchange) -> Document {
         "retries": to_bson(&e.retries),
         "cache_hit": e.cache_hit,
         "cost_usd": to_bson(&e.cost_usd),
+        "error": to_bson(&e.error),
     }
 }
 

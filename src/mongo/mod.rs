@@ -33,10 +33,11 @@ pub mod docs;
 pub mod writer;
 
 use crate::dataset::{Conversation, Example};
-use crate::eval::{
+use crate::kg::{ExportFormat, KgError, KgStore};
+use crate::run::{
     ConversationRecord, FolderError, RunFolder, RunInfo, RunObserver, ScoredTurn, Summary,
 };
-use crate::kg::{vocab, ExportFormat, KgError, KgStore};
+use crate::vocab;
 use docs::{Collection, RunStatus};
 use mongodb::bson::Document;
 use mongodb::options::ClientOptions;
@@ -315,7 +316,7 @@ fn graph_messages(id: &str, kg: &KgStore, with_tbox: bool) -> Result<Vec<Message
 }
 
 /// Exports a run as it goes: a [`RunObserver`] for
-/// [`crate::eval::run_with`]. Writes never block or fail the run; call
+/// the evaluation's `run_with`. Writes never block or fail the run; call
 /// [`MongoObserver::finish`] after it to learn what was exported.
 pub struct MongoObserver {
     target: MongoTarget,

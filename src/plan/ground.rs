@@ -14,9 +14,10 @@
 //! feature name, for refitting) and read on the other half.
 
 use super::operand::{cell_operand, fact_operand, Operand, Whole};
-use super::PlanError;
 use crate::kg::{CellEntry, FactEntry, Schema};
+use crate::planner::PlanError;
 use crate::trace::CandidateNote;
+use crate::turn::Scale;
 use crate::words::{self, content_words};
 use std::collections::{HashMap, HashSet};
 
@@ -825,7 +826,7 @@ impl<'a> Grounder<'a> {
         if let Some(asked) = &self.asked_scale {
             let printed = crate::kg::schema::label_scale(&cell.column_label)
                 .or_else(|| crate::kg::schema::label_scale(&cell.row_label));
-            if printed.as_deref() == Some(asked.as_str()) {
+            if printed.as_ref().map(Scale::word) == Some(asked.as_str()) {
                 f.set(F::scale_agrees, 1.0);
             }
         }
@@ -918,7 +919,7 @@ impl<'a> Grounder<'a> {
             f.set(F::fact_percent_unasked, 1.0);
         }
         if let (Some(asked), Some(printed)) = (&self.asked_scale, &fact.scale) {
-            if printed.contains(asked.as_str()) {
+            if printed.word() == asked.as_str() {
                 f.set(F::scale_agrees, 1.0);
             }
         }

@@ -2,10 +2,9 @@
 //! result or constant becomes in the Phase 1 contract, with the year, label,
 //! cell position and scale later steps read from it.
 
-use super::contract::{ResultRef, ValueSpec};
-use crate::conversation::{TurnResult, UsedValue};
 use crate::kg::schema::label_scale;
 use crate::kg::{CellEntry, FactEntry};
+use crate::turn::{ResultRef, Scale, TurnResult, UsedValue, ValueSpec};
 use oxigraph::model::Literal;
 use rust_decimal::Decimal;
 
@@ -20,7 +19,7 @@ pub(super) struct Operand {
     /// Row and column of the table cell it reads, if it reads one.
     pub cell: Option<(usize, usize)>,
     /// The scale word its source prints ("million"), if any.
-    pub scale: Option<String>,
+    pub scale: Option<Scale>,
     /// Why the grounder chose it, for `--explain` (grounded operands only).
     pub grounding: Option<super::ground::GroundingNote>,
 }
@@ -40,7 +39,7 @@ fn literal(s: &str) -> String {
 pub(super) fn cell_operand(cell: &CellEntry) -> Operand {
     let sparql = format!(
         "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a qb:Observation ; fk:row ?row ; fk:column ?column ; fk:value ?value .\n  ?row fk:index {} ; rdfs:label {} .\n  ?column fk:index {} ; rdfs:label {} .\n}} }}",
-        crate::kg::vocab::sparql_prefixes(),
+        crate::vocab::sparql_prefixes(),
         cell.row,
         literal(&cell.row_label),
         cell.column,
@@ -64,7 +63,7 @@ pub(super) fn cell_operand(cell: &CellEntry) -> Operand {
 pub(super) fn fact_operand(fact: &FactEntry) -> Operand {
     let sparql = format!(
         "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:TextFact ; fk:sentence ?sentence ; fk:tokenIndex {} ; fk:value ?value .\n  ?sentence fk:index {} .\n}} }}",
-        crate::kg::vocab::sparql_prefixes(),
+        crate::vocab::sparql_prefixes(),
         fact.token,
         fact.sentence,
     );

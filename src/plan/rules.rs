@@ -20,14 +20,13 @@
 //! percentage changes and ratios are fractions, and table figures printed as
 //! negatives are taken as magnitudes unless the question asks for a sign.
 
-use super::contract::{Phase2, Plan, ValueName, ValueSpec};
 use super::ground::{same_word, Cues, Grounder, Weights};
 use super::operand::{constant_operand, operand_from_used, reference_operand, Operand, Whole};
-use super::{PlanError, Planner, TurnContext};
-use crate::conversation::TurnResult;
 use crate::kg::{CellEntry, Schema};
 use crate::ontology::{self, CalculationPattern};
+use crate::planner::{PlanError, Planner, TurnContext};
 use crate::trace::ValueGrounding;
+use crate::turn::{MetricType, Phase2, Plan, Scale, TurnResult, ValueName, ValueSpec};
 use crate::words::{self, content_words};
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
@@ -74,16 +73,16 @@ impl Operation {
             _ => return None,
         })
     }
-    fn metric_type(self) -> &'static str {
+    fn metric_type(self) -> MetricType {
         match self {
-            Self::Lookup | Self::Scale => "value",
-            Self::Change => "change",
-            Self::PercentageChange => "percentage change",
-            Self::Ratio | Self::Quotient => "ratio",
-            Self::Sum => "sum",
-            Self::Average => "average",
-            Self::Product => "product",
-            Self::Comparison => "comparison",
+            Self::Lookup | Self::Scale => MetricType::Value,
+            Self::Change => MetricType::Change,
+            Self::PercentageChange => MetricType::PercentageChange,
+            Self::Ratio | Self::Quotient => MetricType::Ratio,
+            Self::Sum => MetricType::Sum,
+            Self::Average => MetricType::Average,
+            Self::Product => MetricType::Product,
+            Self::Comparison => MetricType::Comparison,
         }
     }
 }
@@ -153,7 +152,7 @@ impl Planner for RulesPlanner {
         &mut self,
         _ctx: &TurnContext<'_>,
         _plan: &Plan,
-        _values: &[crate::conversation::UsedValue],
+        _values: &[crate::turn::UsedValue],
     ) -> Result<Phase2, PlanError> {
         self.pending
             .take()
@@ -373,9 +372,9 @@ impl RulesPlanner {
                 || r.text.starts_with(" how about "))
         {
             let previous = ctx.state.turns().last().and_then(Option::as_ref);
-            let repeated = previous.and_then(|p| match p.metric_type.as_str() {
-                "change" => Some(Operation::Change),
-                "percentage change" => Some(Operation::PercentageChange),
+            let repeated = previous.and_then(|p| match p.metric_type {
+                MetricType::Change => Some(Operation::Change),
+                MetricType::PercentageChange => Some(Operation::PercentageChange),
                 _ => None,
             });
             if let Some(op) = repeated {
@@ -436,7 +435,7 @@ impl RulesPlanner {
             g.anchor = history
                 .iter()
                 .rev()
-                .find(|h| h.metric_type == "value")
+                .find(|h| h.metric_type == MetricType::Value)
                 .and_then(|h| h.variables.first())
                 .and_then(|v| v.metric.clone())
                 .map(|label| (inherited.clone(), label));
@@ -475,7 +474,7 @@ impl RulesPlanner {
                     let o = g.ground(&metric, year)?;
                     // "what was the total, in thousands?" of "$ 8.5 million"
                     let asked = self.asked_scale(&r.text);
-                    let printed = o.scale.as_deref().and_then(|w| self.multiplier(w));
+                    let printed = o.scale.as_ref().map(Scale::multiplier);
                     let v = b.add("value", o);
                     match (printed, asked) {
                         (Some(from), Some(to)) if from != to => {
@@ -559,11 +558,11 @@ impl RulesPlanner {
                 }
                 Operation::Ratio => {
                     let (num, den) = self.ratio_operands(&r, &g, &history, &metric, last_year)?;
-                    let part_scale = num.scale.as_deref().and_then(|w| self.multiplier(w));
+                    let part_scale = num.scale.as_ref().map(Scale::multiplier);
                     let n = b.add("part", num);
                     match den {
                         Whole::One(den) => {
-                            let whole_scale = den.scale.as_deref().and_then(|w| self.multiplier(w));
+                            let whole_scale = den.scale.as_ref().map(Scale::multiplier);
                             let d = b.add("whole", den);
                             match (part_scale, whole_scale) {
                                 // "$ 8.5 million" of a table "( in thousands )"
@@ -627,7 +626,7 @@ impl RulesPlanner {
         let plan = Plan {
             values: b.values,
             entity,
-            metric_type: Some(op.metric_type().to_string()),
+            metric_type: Some(op.metric_type()),
             period,
         };
         Ok((
@@ -748,10 +747,14 @@ impl RulesPlanner {
             // the last two values asked: first-asked minus second-asked
             let values: Vec<&&TurnResult> = history
                 .iter()
-                .filter(|h| h.metric_type == "value")
+                .filter(|h| h.metric_type == MetricType::Value)
                 .collect();
             if r.op == Operation::PercentageChange {
-                if let Some(change) = history.iter().rev().find(|h| h.metric_type == "change") {
+                if let Some(change) = history
+                    .iter()
+                    .rev()
+                    .find(|h| h.metric_type == MetricType::Change)
+                {
                     if let Some(old) = change.variables.get(1) {
                         return Ok(ChangeInputs::OfChange(
                             reference_operand(change),
@@ -763,11 +766,13 @@ impl RulesPlanner {
             let last_two_are_values = history.len() >= 2
                 && history[history.len() - 2..]
                     .iter()
-                    .all(|h| h.metric_type == "value");
+                    .all(|h| h.metric_type == MetricType::Value);
             if is_index_table(schema)
                 && years.is_empty()
                 && !last_two_are_values
-                && history.last().is_some_and(|h| h.metric_type == "value")
+                && history
+                    .last()
+                    .is_some_and(|h| h.metric_type == MetricType::Value)
             {
                 if let Some(last) = history.last() {
                     return Ok(Pair(
@@ -796,11 +801,9 @@ impl RulesPlanner {
                 return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
             }
             // a change over a named year, or from the inherited years
-            if let Some(prev) = history
-                .iter()
-                .rev()
-                .find(|h| h.metric_type == "change" || h.metric_type == "percentage change")
-            {
+            if let Some(prev) = history.iter().rev().find(|h| {
+                h.metric_type == MetricType::Change || h.metric_type == MetricType::PercentageChange
+            }) {
                 let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
                 if ys.len() == 2 && ys.contains(&y) {
                     let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
@@ -817,11 +820,9 @@ impl RulesPlanner {
             return Ok(Pair(new, old));
         }
         // no year: inherit the years of the last change, else of the last two values
-        if let Some(prev) = history
-            .iter()
-            .rev()
-            .find(|h| h.metric_type == "change" || h.metric_type == "percentage change")
-        {
+        if let Some(prev) = history.iter().rev().find(|h| {
+            h.metric_type == MetricType::Change || h.metric_type == MetricType::PercentageChange
+        }) {
             let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
             if ys.len() >= 2 && ys[0] != ys[1] {
                 let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
@@ -1085,19 +1086,19 @@ impl RulesPlanner {
         .iter()
         .any(|w| contains_phrase(&t, w))
         {
-            Some("change")
+            Some(MetricType::Change)
         } else if ["sum", "total", "combined"]
             .iter()
             .any(|w| contains_phrase(&t, w))
             && self.refers_in(text)
         {
-            Some("sum")
+            Some(MetricType::Sum)
         } else if ["ratio", "quotient", "percentage", "portion"]
             .iter()
             .any(|w| contains_phrase(&t, w))
             && self.refers_in(text)
         {
-            Some("ratio")
+            Some(MetricType::Ratio)
         } else {
             None
         };
@@ -1122,7 +1123,8 @@ impl RulesPlanner {
             if let Some(kind) = kind {
                 if let Some(h) = history.iter().rev().find(|h| {
                     h.metric_type == kind
-                        || (kind == "change" && h.metric_type == "percentage change")
+                        || (kind == MetricType::Change
+                            && h.metric_type == MetricType::PercentageChange)
                 }) {
                     return Ok(reference_operand(h));
                 }
@@ -1163,12 +1165,16 @@ impl RulesPlanner {
         if contains_phrase(&r.text, "including")
             || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
         {
-            if let Some(prev) = history.iter().rev().find(|h| h.metric_type == "sum") {
+            if let Some(prev) = history
+                .iter()
+                .rev()
+                .find(|h| h.metric_type == MetricType::Sum)
+            {
                 let base = reference_operand(prev);
                 // values asked since that sum: "what is the total sum including all 3 years?"
                 let since: Vec<Operand> = history
                     .iter()
-                    .filter(|h| h.turn > prev.turn && h.metric_type == "value")
+                    .filter(|h| h.turn > prev.turn && h.metric_type == MetricType::Value)
                     .map(|h| reference_operand(h))
                     .collect();
                 let extra = if let Some(y) = years.first() {
@@ -1176,7 +1182,7 @@ impl RulesPlanner {
                     let row = history
                         .iter()
                         .rev()
-                        .filter(|h| h.turn <= prev.turn && h.metric_type == "value")
+                        .filter(|h| h.turn <= prev.turn && h.metric_type == MetricType::Value)
                         .find_map(|h| h.variables.first().and_then(|v| v.metric.clone()));
                     match row.and_then(|label| g.cell_in_row(&label, *y)) {
                         Some(o) => o,
@@ -1200,7 +1206,7 @@ impl RulesPlanner {
             return Ok(SumTerms::Values(ops));
         }
         if r.op == Operation::Average {
-            if let Some(prev) = history.last().filter(|h| h.metric_type == "sum") {
+            if let Some(prev) = history.last().filter(|h| h.metric_type == MetricType::Sum) {
                 let n = count_terms(prev, history);
                 return Ok(SumTerms::SumResult(reference_operand(prev), n));
             }
@@ -1239,10 +1245,14 @@ impl RulesPlanner {
         // "what is the total sum?" after a sum and a value asked since: that
         // sum plus the values asked since
         if own.is_empty() && years.is_empty() {
-            if let Some(prev) = history.iter().rev().find(|h| h.metric_type == "sum") {
+            if let Some(prev) = history
+                .iter()
+                .rev()
+                .find(|h| h.metric_type == MetricType::Sum)
+            {
                 let since: Vec<Operand> = history
                     .iter()
-                    .filter(|h| h.turn > prev.turn && h.metric_type == "value")
+                    .filter(|h| h.turn > prev.turn && h.metric_type == MetricType::Value)
                     .map(|h| reference_operand(h))
                     .collect();
                 if !since.is_empty() && r.op == Operation::Sum {
@@ -1255,7 +1265,7 @@ impl RulesPlanner {
         // "what is the sum?" — the last two values
         let values: Vec<&&TurnResult> = history
             .iter()
-            .filter(|h| h.metric_type == "value")
+            .filter(|h| h.metric_type == MetricType::Value)
             .collect();
         if values.len() >= 2 {
             let n = values.len().min(if r.op == Operation::Average {
@@ -1299,7 +1309,7 @@ fn count_terms(sum: &TurnResult, history: &[&TurnResult]) -> usize {
                 .and_then(|s| s.split(':').next())
                 .and_then(|n| n.parse::<usize>().ok());
             match reference.and_then(|n| history.iter().find(|h| h.turn == n)) {
-                Some(h) if h.metric_type == "sum" => count_terms(h, history),
+                Some(h) if h.metric_type == MetricType::Sum => count_terms(h, history),
                 _ => 1,
             }
         })
@@ -1357,7 +1367,8 @@ fn result_with_year(history: &[&TurnResult], year: i32) -> Option<Operand> {
         .iter()
         .rev()
         .find(|h| {
-            h.metric_type == "value" && h.period.as_deref() == Some(year.to_string().as_str())
+            h.metric_type == MetricType::Value
+                && h.period.as_deref() == Some(year.to_string().as_str())
         })
         .map(|h| reference_operand(h))
 }

@@ -10,6 +10,7 @@
 //! Unknown extra keys are ignored. Value names and `result_N` references are
 //! checked once, when built or deserialised.
 
+use super::MetricType;
 use indexmap::IndexMap;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -198,7 +199,7 @@ pub struct Plan {
     pub entity: Option<String>,
     /// The kind of result (value, change, percentage change, ratio, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metric_type: Option<String>,
+    pub metric_type: Option<MetricType>,
     /// The period the result covers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub period: Option<String>,
@@ -235,7 +236,7 @@ impl<'de> Deserialize<'de> for Plan {
         Ok(Plan {
             values,
             entity: loose_string(raw.entity),
-            metric_type: loose_string(raw.metric_type),
+            metric_type: loose_string(raw.metric_type).map(|m| MetricType::parse(&m)),
             period: loose_string(raw.period),
         })
     }
@@ -269,9 +270,24 @@ mod tests {
         assert_eq!(plan.values[1], ValueSpec::Reference(ResultRef(3)));
         assert_eq!(plan.values[2], ValueSpec::Constant(Decimal::from(100)));
         assert_eq!(plan.period.as_deref(), Some("2004"));
+        assert_eq!(plan.metric_type, Some(MetricType::Change));
         let phase2: Phase2 =
             serde_json::from_str(r#"{"formula": "change / ups_2004", "x": true}"#).unwrap();
         assert_eq!(phase2.formula, "change / ups_2004");
+    }
+
+    #[test]
+    fn keeps_a_metric_type_it_does_not_know() {
+        let json = r#"{"values": {"a": 1}, "metric_type": "growth multiple"}"#;
+        let plan: Plan = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            plan.metric_type,
+            Some(MetricType::Other("growth multiple".into()))
+        );
+        assert_eq!(
+            serde_json::to_string(&plan).unwrap(),
+            r#"{"values":{"a":1},"metric_type":"growth multiple"}"#
+        );
     }
 
     #[test]

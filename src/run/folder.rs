@@ -1,5 +1,5 @@
 //! The run folder's records beyond `predictions.jsonl` and `failures.md`,
-//! written by [`super::run_with`] and read back by [`RunFolder`] (what
+//! written by [`crate::eval::run_with`] and read back by [`RunFolder`] (what
 //! `finkg export` sends to MongoDB).
 //!
 //! - `run.json` — a [`RunInfo`]: run id, start and end (RFC 3339, UTC),
@@ -13,14 +13,14 @@
 //!   `"gold": {"answer", "text", "program", "operations"}` and `"correct"`
 //!   (both null without gold). Gold is added here, after the turn was
 //!   answered: the answering path never sees it.
-//! - `llm_exchanges.jsonl` — one [`LlmExchange`] an LLM call (empty for the
+//! - `llm_exchanges.jsonl` — one [`LlmExchangeRecord`] an LLM call (empty for the
 //!   rules planner); readers treat a missing file as no exchanges.
 
 use super::Summary;
-use crate::conversation::Answer;
 use crate::dataset::GoldAnswer;
 use crate::kg::GraphStats;
 use crate::trace::TurnTrace;
+use crate::turn::{Answer, LlmExchange};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::hash::{BuildHasher, Hasher};
@@ -170,33 +170,17 @@ pub struct ScoredTurn<'a> {
 }
 
 /// One call to an LLM: a line of `llm_exchanges.jsonl`, written by `eval`
-/// from each turn's trace (`--planner llm`).
+/// from each turn's trace (`--planner llm`): the turn's exchange as the
+/// trace holds it, with the conversation and turn it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LlmExchange {
+pub struct LlmExchangeRecord {
     /// Conversation id.
     pub id: String,
     /// 0-based turn index.
     pub turn: usize,
-    /// `phase1` or `phase2`.
-    pub phase: String,
-    /// 0 for the first call of a phase, then 1, 2... for retries.
-    pub attempt: usize,
-    /// The rendered prompt.
-    pub prompt: String,
-    /// The model's reply, when there was one.
-    pub reply: Option<String>,
-    /// Tokens sent.
-    pub prompt_tokens: Option<u64>,
-    /// Tokens received.
-    pub completion_tokens: Option<u64>,
-    /// Milliseconds the call took.
-    pub latency_ms: Option<u64>,
-    /// Retries made for this phase before this call.
-    pub retries: usize,
-    /// Whether the reply came from the cache.
-    pub cache_hit: bool,
-    /// What the call cost, in US dollars, when known.
-    pub cost_usd: Option<f64>,
+    /// The exchange.
+    #[serde(flatten)]
+    pub exchange: LlmExchange,
 }
 
 /// Errors reading a run folder back.
@@ -246,7 +230,7 @@ pub struct RunFolder {
     /// `trace.jsonl`, one JSON object a turn, in run order.
     pub turns: Vec<serde_json::Map<String, serde_json::Value>>,
     /// `llm_exchanges.jsonl` (empty when the file is absent).
-    pub llm_exchanges: Vec<LlmExchange>,
+    pub llm_exchanges: Vec<LlmExchangeRecord>,
 }
 
 impl RunFolder {

@@ -1,6 +1,8 @@
-//! Conversation state: each answered turn's value with the rich metadata
-//! later turns (and planners) read to resolve "this", "that" and "the change".
+//! Results: answers, the values a turn bound, and each answered turn's
+//! value with the rich metadata later turns (and planners) read to resolve
+//! "this", "that" and "the change".
 
+use super::{MetricType, Scale};
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -73,9 +75,9 @@ pub struct UsedValue {
     /// The year it is about, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i32>,
-    /// The scale word its source prints ("million"), when known.
+    /// The scale its source prints ("million"), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub scale: Option<String>,
+    pub scale: Option<Scale>,
     /// The SPARQL that retrieved it, when it came from the graph.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sparql: Option<String>,
@@ -90,16 +92,16 @@ pub struct TurnResult {
     pub question: String,
     /// The answer.
     pub value: Answer,
-    /// Scale words that apply to the value (`million`, `thousand`), if known.
+    /// The scale that applies to the value (`million`, `thousand`), if known.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub scale: Option<String>,
+    pub scale: Option<Scale>,
     /// What the value is, in words.
     pub description: String,
     /// Who or what it is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entity: Option<String>,
-    /// value, change, percentage change, ratio, sum, average, product, comparison.
-    pub metric_type: String,
+    /// What kind of number it is (value, change, percentage change, ...).
+    pub metric_type: MetricType,
     /// The period it covers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub period: Option<String>,

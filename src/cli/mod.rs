@@ -1,0 +1,85 @@
+//! The command line's work as library functions: each `finkg` subcommand's
+//! body and its printing. `src/main.rs` holds only the argument
+//! definitions and the dispatch.
+//!
+//! - [`planners`]: the planner options and the planners they make;
+//! - [`solve`]: `solve`, a conversation turn by turn, printed;
+//! - [`query`]: `query`, one query or a JSON Lines batch of them;
+//! - [`ontology`]: `ontology build|check`;
+//! - [`mongo`]: `eval --mongo-uri` and `export` (refused without the
+//!   `mongodb` feature).
+
+pub mod mongo;
+pub mod ontology;
+pub mod planners;
+pub mod query;
+pub mod solve;
+
+use crate::dataset::{self, Conversation, Example};
+use crate::trace::error_chain;
+use std::io;
+use std::path::Path;
+
+/// A failure the user should read: the message and its causes, and what
+/// to do about it when that is clear.
+#[derive(Debug)]
+pub struct CliError {
+    /// The message with its causes, on one line.
+    pub message: String,
+    /// What to do about it, when that is clear.
+    pub hint: Option<String>,
+    /// Stdout was closed (`finkg kg x.json | head`): not an error.
+    pub broken_pipe: bool,
+}
+
+impl CliError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            hint: None,
+            broken_pipe: false,
+        }
+    }
+
+    /// The error with a hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl<E: std::error::Error + 'static> From<E> for CliError {
+    fn from(e: E) -> Self {
+        let mut error = CliError::new(error_chain(&e));
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        while let Some(c) = cause {
+            if let Some(io) = c.downcast_ref::<io::Error>() {
+                error.broken_pipe |= io.kind() == io::ErrorKind::BrokenPipe;
+            }
+            cause = c.source();
+        }
+        error
+    }
+}
+
+/// The examples of a dataset file.
+pub fn load(path: &Path) -> Result<Vec<Example>, CliError> {
+    Ok(dataset::load_file(path)?)
+}
+
+/// The conversation of FILE with this id, or its first one.
+pub fn pick_conversation(path: &Path, id: Option<&str>) -> Result<Conversation, CliError> {
+    let mut conversations = load(path)?.into_iter().map(|e| e.conversation);
+    match id {
+        None => conversations
+            .next()
+            .ok_or_else(|| CliError::new(format!("{}: holds no conversation", path.display()))),
+        Some(id) => conversations.find(|c| c.id == id).ok_or_else(|| {
+            CliError::new(format!(
+                "{}: holds no conversation with id `{id}`",
+                path.display()
+            ))
+        }),
+    }
+}

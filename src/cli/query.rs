@@ -1,0 +1,194 @@
+//! `finkg query`: a guarded SPARQL query against a conversation's graph,
+//! printed as a table or a SPARQL 1.1 results format, or a JSON Lines
+//! batch of queries, each against its conversation's graph.
+
+use super::{load, pick_conversation, CliError};
+use crate::dataset::Conversation;
+use crate::kg::{GuardedQuery, KgStore, QueryOutput};
+use crate::trace::error_chain;
+use clap::ValueEnum;
+use oxigraph::model::{Term, Variable};
+use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// How `query` prints its results.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ResultsOut {
+    /// An aligned text table.
+    Table,
+    /// SPARQL 1.1 Query Results JSON.
+    Json,
+    /// SPARQL 1.1 Query Results CSV.
+    Csv,
+    /// SPARQL 1.1 Query Results TSV.
+    Tsv,
+}
+
+/// `query --queries`: every query of a JSON Lines file, each against its
+/// conversation's graph (built once for a run of lines with the same id).
+pub fn query_batch(file: &Path, queries: &Path) -> Result<ExitCode, CliError> {
+    let conversations: HashMap<String, Conversation> = load(file)?
+        .into_iter()
+        .map(|e| (e.conversation.id.clone(), e.conversation))
+        .collect();
+    let text = std::fs::read_to_string(queries)
+        .map_err(|e| CliError::new(format!("{}: {e}", queries.display())))?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut current: Option<(String, KgStore)> = None;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let place = || format!("{}: line {}", queries.display(), n + 1);
+        let mut job: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line)
+            .map_err(|e| CliError::new(format!("{}: not a JSON object: {e}", place())))?;
+        let field = |key: &str| {
+            job.get(key)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| CliError::new(format!("{}: `{key}` must be a string", place())))
+        };
+        let (id, sparql) = (field("id")?, field("sparql")?);
+        let result = (|| -> Result<serde_json::Value, String> {
+            if current.as_ref().is_none_or(|(cur, _)| *cur != id) {
+                let conversation = conversations
+                    .get(&id)
+                    .ok_or_else(|| format!("no conversation with id `{id}`"))?;
+                let kg = KgStore::build(conversation).map_err(|e| error_chain(&e))?;
+                current = Some((id.clone(), kg));
+            }
+            let kg = &current.as_ref().expect("built above").1;
+            let text = format!("{}{sparql}", crate::vocab::sparql_prefixes());
+            let query = GuardedQuery::parse(&text).map_err(|e| error_chain(&e))?;
+            let output = kg.query(&query).map_err(|e| error_chain(&e))?;
+            let mut json = Vec::new();
+            write_results(&mut json, output, QueryResultsFormat::Json)
+                .map_err(|e| error_chain(&e))?;
+            serde_json::from_slice(&json).map_err(|e| e.to_string())
+        })();
+        match result {
+            Ok(results) => job.insert("results".into(), results),
+            Err(reason) => job.insert("error".into(), reason.into()),
+        };
+        writeln!(out, "{}", serde_json::Value::Object(job))?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes query results in one of the SPARQL 1.1 results formats.
+pub fn write_results(
+    out: &mut impl Write,
+    output: QueryOutput,
+    format: QueryResultsFormat,
+) -> io::Result<()> {
+    match output {
+        QueryOutput::Boolean(b) => {
+            QueryResultsSerializer::from_format(format).serialize_boolean_to_writer(out, b)?;
+        }
+        QueryOutput::Solutions { variables, rows } => {
+            let vars: Vec<Variable> = variables
+                .iter()
+                .map(|v| Variable::new_unchecked(v.as_str()))
+                .collect();
+            let mut ser = QueryResultsSerializer::from_format(format)
+                .serialize_solutions_to_writer(out, vars.clone())?;
+            for row in &rows {
+                ser.serialize(
+                    vars.iter()
+                        .zip(row)
+                        .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
+                )?;
+            }
+            ser.finish()?;
+        }
+    }
+    Ok(())
+}
+
+/// `query`: one query against a conversation's graph, printed as a table or
+/// in a SPARQL 1.1 results format.
+pub fn query(
+    file: &Path,
+    id: Option<&str>,
+    sparql: &str,
+    format: ResultsOut,
+) -> Result<ExitCode, CliError> {
+    let conversation = pick_conversation(file, id)?;
+    let kg = KgStore::build(&conversation)?;
+    let text = format!("{}{sparql}", crate::vocab::sparql_prefixes());
+    let query = GuardedQuery::parse(&text)?;
+    let output = kg.query(&query)?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let results_format = match format {
+        ResultsOut::Table => None,
+        ResultsOut::Json => Some(QueryResultsFormat::Json),
+        ResultsOut::Csv => Some(QueryResultsFormat::Csv),
+        ResultsOut::Tsv => Some(QueryResultsFormat::Tsv),
+    };
+    match (output, results_format) {
+        (QueryOutput::Boolean(b), None) => writeln!(out, "{b}")?,
+        (output, Some(f)) => write_results(&mut out, output, f)?,
+        (QueryOutput::Solutions { variables, rows }, None) => {
+            let cells: Vec<Vec<String>> = rows
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|t| t.as_ref().map(show_term).unwrap_or_default())
+                        .collect()
+                })
+                .collect();
+            let widths: Vec<usize> = variables
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    cells
+                        .iter()
+                        .map(|r| r[i].chars().count())
+                        .max()
+                        .unwrap_or(0)
+                        .max(v.len() + 1)
+                })
+                .collect();
+            let line = |vals: Vec<String>| {
+                vals.iter()
+                    .zip(&widths)
+                    .map(|(v, w)| format!("{v:<w$}"))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+                    .trim_end()
+                    .to_string()
+            };
+            writeln!(
+                out,
+                "{}",
+                line(variables.iter().map(|v| format!("?{v}")).collect())
+            )?;
+            writeln!(
+                out,
+                "{}",
+                widths
+                    .iter()
+                    .map(|w| "-".repeat(*w))
+                    .collect::<Vec<_>>()
+                    .join("-+-")
+            )?;
+            for r in cells {
+                writeln!(out, "{}", line(r))?;
+            }
+            writeln!(out, "({} rows)", rows.len())?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show_term(t: &Term) -> String {
+    match t {
+        Term::Literal(l) => l.value().to_string(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,104 @@
+//! Exchanges with a language model, as the LLM planner records them and
+//! traces, run folders and exports carry them: one type for all.
+
+use serde::{Deserialize, Serialize};
+
+/// One exchange with a language model: what was sent, what came back and
+/// what it cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmExchange {
+    /// `phase1` or `phase2`.
+    pub phase: String,
+    /// 0 for the phase's first request, then 1, 2... for each reply sent
+    /// back with its error.
+    pub attempt: usize,
+    /// The messages this exchange added to the phase's conversation: the
+    /// rendered system and user prompts on attempt 0, the error fed back
+    /// on later attempts (the earlier replies are the exchanges before it).
+    pub prompt: String,
+    /// The model's reply, when one came.
+    pub reply: Option<String>,
+    /// Why the reply could not be used, or why none came.
+    pub error: Option<String>,
+    /// Prompt tokens the server reported.
+    pub prompt_tokens: Option<u64>,
+    /// Completion tokens the server reported.
+    pub completion_tokens: Option<u64>,
+    /// Milliseconds from the first request to the reply, retries included.
+    pub latency_ms: u64,
+    /// Requests retried after a timeout, connection error, 429 or 5xx.
+    pub retries: u32,
+    /// The reply came from the on-disk cache (no request was made).
+    pub cache_hit: bool,
+    /// What the exchange cost in US dollars at the configured prices (0 on a cache hit).
+    pub cost_usd: f64,
+}
+
+/// Requests, tokens and cost, summed over exchanges (a turn's or a run's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Exchanges answered by the server.
+    pub requests: u64,
+    /// Exchanges answered from the cache.
+    pub cache_hits: u64,
+    /// Prompt tokens of the requests (cache hits excluded).
+    pub prompt_tokens: u64,
+    /// Completion tokens of the requests (cache hits excluded).
+    pub completion_tokens: u64,
+    /// Retried requests.
+    pub retries: u64,
+    /// Cost in US dollars.
+    pub cost_usd: f64,
+}
+
+impl Usage {
+    /// Adds one exchange.
+    pub fn add_exchange(&mut self, e: &LlmExchange) {
+        if e.cache_hit {
+            self.cache_hits += 1;
+        } else {
+            if e.reply.is_some() {
+                self.requests += 1;
+            }
+            self.prompt_tokens += e.prompt_tokens.unwrap_or(0);
+            self.completion_tokens += e.completion_tokens.unwrap_or(0);
+        }
+        self.retries += u64::from(e.retries);
+        self.cost_usd += e.cost_usd;
+    }
+    /// Adds another sum.
+    pub fn add(&mut self, other: &Usage) {
+        self.requests += other.requests;
+        self.cache_hits += other.cache_hits;
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.retries += other.retries;
+        self.cost_usd += other.cost_usd;
+    }
+    /// The sum of some exchanges, or `None` when there are none.
+    pub fn of(exchanges: &[LlmExchange]) -> Option<Usage> {
+        if exchanges.is_empty() {
+            return None;
+        }
+        let mut usage = Usage::default();
+        for e in exchanges {
+            usage.add_exchange(e);
+        }
+        Some(usage)
+    }
+}
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} requests, {} from the cache, {} retries, {} prompt + {} completion tokens, ${:.4}",
+            self.requests,
+            self.cache_hits,
+            self.retries,
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.cost_usd
+        )
+    }
+}
