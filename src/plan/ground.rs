@@ -13,7 +13,7 @@
 //! (`FINKG_GROUNDING_WEIGHTS` points at a JSON object of overrides, by
 //! feature name, for refitting) and read on the other half.
 
-use super::operand::{cell_operand, fact_operand, Operand, Whole};
+use super::operand::{cell_operand, fact_operand, GroundingNote, Operand, Whole};
 use crate::kg::{CellEntry, FactEntry, Schema};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
@@ -170,15 +170,6 @@ impl FeatureVector {
         c.truncate(n);
         c
     }
-}
-
-/// How one value was grounded: the mention and the best candidates.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GroundingNote {
-    /// The mention's words and year.
-    pub mention: String,
-    /// The top candidates, best first.
-    pub candidates: Vec<CandidateNote>,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -4,6 +4,7 @@
 
 use crate::kg::schema::label_scale;
 use crate::kg::{CellEntry, FactEntry};
+use crate::trace::CandidateNote;
 use crate::turn::{ResultRef, Scale, TurnResult, UsedValue, ValueSpec};
 use oxigraph::model::Literal;
 use rust_decimal::Decimal;
@@ -21,7 +22,16 @@ pub(super) struct Operand {
     /// The scale word its source prints ("million"), if any.
     pub scale: Option<Scale>,
     /// Why the grounder chose it, for `--explain` (grounded operands only).
-    pub grounding: Option<super::ground::GroundingNote>,
+    pub grounding: Option<GroundingNote>,
+}
+
+/// How one value was grounded: the mention and the best candidates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroundingNote {
+    /// The mention's words and year.
+    pub mention: String,
+    /// The top candidates, best first.
+    pub candidates: Vec<CandidateNote>,
 }
 
 /// The denominator of a ratio.
