@@ -73,6 +73,7 @@ pub struct Tbox {
     reference_phrases: Vec<String>,
     scales: Vec<Scale>,
     word_lists: HashMap<String, Vec<String>>,
+    number_words: Vec<(String, Decimal)>,
     concepts: HashMap<String, String>,
 }
 
@@ -111,6 +112,10 @@ impl Tbox {
             .iter()
             .map(|s| (s.word().to_string(), s.multiplier()))
             .collect()
+    }
+    /// Numbers written as words (`fk:NumberWord`) and their values.
+    pub fn number_words(&self) -> &[(String, Decimal)] {
+        &self.number_words
     }
     /// The words of the `fk:WordList` with this local name (`BeginningCue`),
     /// lowercase and sorted; empty when the TBox has no such list.
@@ -212,6 +217,13 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
         let name = r[0].rsplit(['#', '/']).next().unwrap_or_default().to_string();
         word_lists.entry(name).or_default().push(r[1].to_lowercase());
     }
+    let number_words = select(
+        &store,
+        "SELECT ?label ?v WHERE { GRAPH ?g { ?w a fk:NumberWord ; rdfs:label ?label ; fk:numberValue ?v } } ORDER BY ?v",
+    )?
+    .into_iter()
+    .filter_map(|r| Decimal::from_str(&r[1]).ok().map(|v| (r[0].to_lowercase(), v)))
+    .collect();
     let concepts = select(
         &store,
         "SELECT ?c ?key WHERE { GRAPH ?g { ?c a skos:Concept ; fk:conceptKey ?key } }",
@@ -225,6 +237,7 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
         reference_phrases,
         scales,
         word_lists,
+        number_words,
         concepts,
     })
 }

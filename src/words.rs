@@ -335,6 +335,19 @@ pub fn quarter_in(text: &str) -> Option<u8> {
     None
 }
 
+/// Whether a label dates the first day of a year (`january 1`: true) or
+/// the last (`december 31`: false): an opening or a closing balance.
+pub fn year_boundary_date(label: &str) -> Option<bool> {
+    let text = format!(" {} ", tokens(label).join(" "));
+    if text.contains(" january 1 ") {
+        Some(true)
+    } else if text.contains(" december 31 ") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];

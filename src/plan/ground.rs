@@ -13,6 +13,7 @@
 //! (`FINKG_GROUNDING_WEIGHTS` points at a JSON object of overrides, by
 //! feature name, for refitting) and read on the other half.
 
+use super::cues::{boundary_of, Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{cell_operand, fact_operand, GroundingNote, Operand, Whole};
 use crate::kg::{CellEntry, FactEntry, Schema};
 use crate::planner::PlanError;
@@ -178,72 +179,6 @@ enum Target {
     Fact(usize),
 }
 
-/// Cue words read from the ontology's word lists (`fk:WordList`).
-#[derive(Debug, Clone, Default)]
-pub(super) struct Cues {
-    /// Words that put a value at the start of a period (stemmed).
-    pub beginning: Vec<String>,
-    /// Words that put a value at the end of a period (stemmed).
-    pub end: Vec<String>,
-    /// Words that ask for a rate or percentage (as printed).
-    pub percent: Vec<String>,
-    /// Words that name no metric of their own (stemmed).
-    pub generic: Vec<String>,
-}
-
-/// The marker a mention carries for a beginning or end cue ("at the
-/// beginning of 2010"): cue words are often stop words, so they would be
-/// lost among the content words.
-const BEGINNING_MARK: &str = "@beginning";
-const END_MARK: &str = "@end";
-
-impl Cues {
-    /// The cue lists of the TBox.
-    pub fn from_tbox(tbox: &crate::ontology::Tbox) -> Self {
-        let stemmed = |name: &str| -> Vec<String> {
-            tbox.word_list(name)
-                .iter()
-                .map(|w| words::stem(w))
-                .collect()
-        };
-        Self {
-            beginning: stemmed("BeginningCue"),
-            end: stemmed("EndCue"),
-            percent: tbox.word_list("PercentCue").to_vec(),
-            generic: stemmed("GenericWords"),
-        }
-    }
-
-    /// The content words of a mention's text, with a marker for a beginning
-    /// or end cue.
-    pub fn mention_words(&self, text: &str) -> Vec<String> {
-        let mut out = content_words(text);
-        let toks: Vec<String> = words::tokens(text).iter().map(|t| words::stem(t)).collect();
-        match boundary_of(&toks, self) {
-            Some(Boundary::Beginning) => out.push(BEGINNING_MARK.into()),
-            Some(Boundary::End) => out.push(END_MARK.into()),
-            None => {}
-        }
-        out
-    }
-
-    /// Mention words that say something beyond generic words and cues.
-    pub fn specific(&self, words: &[String]) -> Vec<String> {
-        words
-            .iter()
-            .filter(|w| !w.starts_with('@') && !self.generic.contains(w))
-            .cloned()
-            .collect()
-    }
-}
-
-/// Whether a label or mention speaks of the beginning or the end of a period.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Boundary {
-    Beginning,
-    End,
-}
-
 /// Grounds mentions in the page's cells and text facts.
 pub(super) struct Grounder<'a> {
     schema: &'a Schema,
@@ -287,16 +222,6 @@ pub(super) struct Grounder<'a> {
     page_years: HashSet<i32>,
 }
 
-/// What makes a question word name the beginning or end of a period.
-fn boundary_of(words: &[String], cues: &Cues) -> Option<Boundary> {
-    let has = |list: &[String]| words.iter().any(|w| list.iter().any(|c| c == w));
-    match (has(&cues.beginning), has(&cues.end)) {
-        (true, false) => Some(Boundary::Beginning),
-        (false, true) => Some(Boundary::End),
-        _ => None,
-    }
-}
-
 /// A label's boundary: cue words, or a date on the first or last day of a year.
 fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
     let toks = words::tokens(label);
@@ -304,14 +229,13 @@ fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
     if let Some(b) = boundary_of(&stems, cues) {
         return Some(b);
     }
-    let text = format!(" {} ", toks.join(" "));
-    if text.contains(" january 1 ") {
-        Some(Boundary::Beginning)
-    } else if text.contains(" december 31 ") {
-        Some(Boundary::End)
-    } else {
-        None
-    }
+    words::year_boundary_date(label).map(|first| {
+        if first {
+            Boundary::Beginning
+        } else {
+            Boundary::End
+        }
+    })
 }
 
 impl<'a> Grounder<'a> {

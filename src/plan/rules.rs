@@ -20,7 +20,8 @@
 //! percentage changes and ratios are fractions, and table figures printed as
 //! negatives are taken as magnitudes unless the question asks for a sign.
 
-use super::ground::{same_word, Cues, Grounder, Weights};
+use super::cues::{contains_any, contains_phrase, split_at_first, Cues};
+use super::ground::{same_word, Grounder, Weights};
 use super::operand::{constant_operand, operand_from_used, reference_operand, Operand, Whole};
 use crate::kg::{CellEntry, Schema};
 use crate::ontology::{self, CalculationPattern};
@@ -186,22 +187,14 @@ fn normalise_question(q: &str) -> String {
             _ => out.push(c),
         }
     }
-    let mut s = out
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace("the number one", "the number 1");
+    let mut s = out.split_whitespace().collect::<Vec<_>>().join(" ");
     s.insert(0, ' ');
     s.push(' ');
     s
 }
 
-fn contains_phrase(text: &str, phrase: &str) -> bool {
-    text.contains(&format!(" {phrase} "))
-}
-
 /// Numbers printed in the question that are not years: `100`, `$ 1`, `1000`.
-fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
+fn question_numbers(cues: &Cues, text: &str) -> (Vec<i32>, Vec<Decimal>) {
     let mut years = Vec::new();
     let mut numbers = Vec::new();
     let toks: Vec<&str> = text.split_whitespace().collect();
@@ -212,30 +205,17 @@ fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
             .copied()
             .unwrap_or("");
         // a constant of the calculation, not part of a name like "s&p 500"
-        let operand_position = tok.starts_with('$')
-            || matches!(
-                prev,
-                "less"
-                    | "minus"
-                    | "times"
-                    | "by"
-                    | "over"
-                    | "plus"
-                    | "$"
-                    | "initial"
-                    | "than"
-                    | "and"
-                    | "from"
-                    | "to"
-                    | "is"
-                    | "of"
-                    | "number"
-            );
+        let operand_position = tok.starts_with('$') || cues.constant_lead.iter().any(|w| w == prev);
         let t = tok
             .trim_start_matches('$')
             .trim_end_matches('.')
             .trim_end_matches('%');
-        if let Some(y) = crate::kg::text::as_year(t) {
+        if let Some(n) = cues
+            .number_word(t)
+            .filter(|_| cues.number_word_lead.iter().any(|w| w == prev))
+        {
+            numbers.push(n);
+        } else if let Some(y) = crate::kg::text::as_year(t) {
             years.push(y);
         } else if t.contains('/') || t.contains('-') {
             // "12/31/10", "31-dec-2012"
@@ -258,11 +238,15 @@ fn question_numbers(text: &str) -> (Vec<i32>, Vec<Decimal>) {
 impl RulesPlanner {
     fn read(&self, question: &str, schema: &Schema) -> Reading {
         let text = normalise_question(question);
-        let (years, constants) = question_numbers(&text);
+        let (years, constants) = question_numbers(&self.cues, &text);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
-        let masked = mask_time_spans(&mask_label_phrases(&text, schema));
-        let bare = text.starts_with(" what about ") || text.starts_with(" how about ");
+        let masked = mask_time_spans(&mask_label_phrases(&text, schema), &self.cues);
+        let bare = self
+            .cues
+            .continuation_lead
+            .iter()
+            .any(|l| l.contains(' ') && text.starts_with(&format!(" {l} ")));
         let refers_early = self
             .reference_phrases
             .iter()
@@ -307,14 +291,16 @@ impl RulesPlanner {
         let mut op = best.map_or(Operation::Lookup, |(_, op, _)| op);
         let trigger = best.map(|(_, _, t)| t).unwrap_or("");
         let weak_sum = op == Operation::Sum
-            && matches!(trigger, "total" | "total of" | "aggregate")
-            && !["sum", "combined", "together", "altogether"]
-                .iter()
-                .any(|w| contains_phrase(&masked, w));
+            && self.cues.weak_sum_trigger.iter().any(|w| w == trigger)
+            && !contains_any(&masked, &self.cues.sum_word);
         if weak_sum {
-            let several = years.len() >= 2
-                || contains_phrase(masked.strip_prefix(" and").unwrap_or(&masked), "and")
-                || contains_phrase(&text, "these two");
+            // the question's opening "and" says nothing about the count
+            let body = masked
+                .trim_start()
+                .split_once(' ')
+                .filter(|(first, _)| self.cues.continuation_lead.iter().any(|l| l == first))
+                .map_or(masked.as_str(), |(_, rest)| rest);
+            let several = years.len() >= 2 || contains_any(&format!(" {body}"), &self.cues.several);
             if !several {
                 op = Operation::Lookup;
             }
@@ -328,7 +314,7 @@ impl RulesPlanner {
         // "what is revenue less net income?" subtracts two mentions; "the
         // cost less depreciation" may be a row's name
         let less = op == Operation::Change
-            && matches!(trigger, "less" | "minus")
+            && self.cues.difference_connector.iter().any(|w| w == trigger)
             && constants.is_empty()
             && !refers;
         if less {
@@ -367,9 +353,11 @@ impl RulesPlanner {
         // "and from 2007 to 2008?", "and in operating income over the same
         // period?": the operation of the turn before, on new periods or rows
         if r.op == Operation::Lookup
-            && (r.text.starts_with(" and ")
-                || r.text.starts_with(" what about ")
-                || r.text.starts_with(" how about "))
+            && self
+                .cues
+                .continuation_lead
+                .iter()
+                .any(|l| r.text.starts_with(&format!(" {l} ")))
         {
             let previous = ctx.state.turns().last().and_then(Option::as_ref);
             let repeated = previous.and_then(|p| match p.metric_type {
@@ -487,13 +475,11 @@ impl RulesPlanner {
                 }
                 Operation::Product if r.constants.is_empty() => {
                     // "what is the ratio times the 2011 value?"
-                    let (left, right) = ["times", "multiplied by"]
-                        .iter()
-                        .find_map(|t| r.text.split_once(&format!(" {t} ")))
+                    let (left, right) = split_at_first(&r.text, &self.cues.product_connector)
                         .ok_or_else(|| {
                             PlanError::Unsupported("a product needs two factors".into())
                         })?;
-                    let left = strip_ratio_lead(left);
+                    let left = strip_ratio_lead(left, &self.cues);
                     let x = self.mention(left, &g, &history, &metric, last_year)?;
                     let y = self.mention(right, &g, &history, &metric, last_year)?;
                     let a = b.add("factor", x);
@@ -646,10 +632,8 @@ impl RulesPlanner {
     /// "what is revenue less net income?": two different values, each named
     /// on its side of "less" (or "minus").
     fn difference_of_mentions(&self, r: &Reading, g: &Grounder<'_>) -> Option<(Operand, Operand)> {
-        let (left, right) = [" less ", " minus "]
-            .iter()
-            .find_map(|w| r.text.split_once(w))?;
-        let left = strip_ratio_lead(left);
+        let (left, right) = split_at_first(&r.text, &self.cues.difference_connector)?;
+        let left = strip_ratio_lead(left, &self.cues);
         let (wl, wr) = (
             self.cues.mention_words(left),
             self.cues.mention_words(right),
@@ -659,10 +643,24 @@ impl RulesPlanner {
         }
         let year = r.years.first().copied();
         let x = g
-            .ground(&wl, question_numbers(left).0.first().copied().or(year))
+            .ground(
+                &wl,
+                question_numbers(&self.cues, left)
+                    .0
+                    .first()
+                    .copied()
+                    .or(year),
+            )
             .ok()?;
         let y = g
-            .ground(&wr, question_numbers(right).0.first().copied().or(year))
+            .ground(
+                &wr,
+                question_numbers(&self.cues, right)
+                    .0
+                    .first()
+                    .copied()
+                    .or(year),
+            )
             .ok()?;
         (x.spec != y.spec).then_some((x, y))
     }
@@ -675,9 +673,7 @@ impl RulesPlanner {
         g: &Grounder<'_>,
         last_year: Option<i32>,
     ) -> Option<(Operand, Operand)> {
-        let (left, right) = [" without counting ", " without ", " excluding "]
-            .iter()
-            .find_map(|w| r.text.split_once(w))?;
+        let (left, right) = split_at_first(&r.text, &self.cues.exclusion_connector)?;
         let part_words = self.cues.mention_words(right);
         if self.cues.specific(&part_words).is_empty() {
             return None;
@@ -792,11 +788,7 @@ impl RulesPlanner {
             let y = years[0];
             // "over the five year period ended 2017" on a performance index:
             // from its base of 100
-            if is_index_table(schema)
-                && ["period", "five", "5-year", "cumulative"]
-                    .iter()
-                    .any(|w| contains_phrase(&r.text, w))
-            {
+            if is_index_table(schema) && self.names_whole_period(&r.text) {
                 let new = g.ground(metric, Some(y))?;
                 return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
             }
@@ -851,32 +843,15 @@ impl RulesPlanner {
         metric: &[String],
         last_year: Option<i32>,
     ) -> Result<(Operand, Whole), PlanError> {
-        const CONNECTORS: [&str; 12] = [
-            "in relation to",
-            "as a percentage of",
-            "as a percent of",
-            "as a portion of",
-            "relative to",
-            "compared to",
-            "divided by",
-            "over",
-            "to",
-            "of the total",
-            "against",
-            "by",
-        ];
         let text = r.text.as_str();
         let year_default = r.years.last().copied().or(last_year);
         // "what percentage of the total X in 2019 is from the first quarter",
         // "what portion of this price was dedicated to goodwill"
-        for lead in [
-            " percentage of ",
-            " percent of ",
-            " portion of ",
-            " share of ",
-            " proportion of ",
-        ] {
-            let Some(pos) = text.find(lead) else { continue };
+        for lead in &self.cues.share_lead {
+            let lead = format!(" {lead} ");
+            let Some(pos) = text.find(&lead) else {
+                continue;
+            };
             // "this change as a portion of the 2010 value": the part is an earlier result
             if self.refers_in(&text[..pos]) {
                 continue;
@@ -884,18 +859,19 @@ impl RulesPlanner {
             let rest = &text[pos + lead.len()..];
             // split the whole from the part at the first verb; failing that,
             // at a preposition ("of total commitments expire in 1-3 years")
-            let split_at = |words: &[&str]| -> Option<(&str, &str)> {
+            let split_at = |words: &[String]| -> Option<(&str, &str)> {
                 words
                     .iter()
-                    .filter_map(|v| rest.find(v).map(|i| (i, v.len())))
+                    .filter_map(|v| {
+                        let v = format!(" {v} ");
+                        rest.find(&v).map(|i| (i, v.len()))
+                    })
                     .min()
                     .map(|(i, n)| (&rest[..i], &rest[i + n..]))
             };
             let splits = [
-                split_at(&[
-                    " is ", " was ", " were ", " are ", " did ", " came ", " comes ", " that ",
-                ]),
-                split_at(&[" in ", " for ", " from "]),
+                split_at(&self.cues.part_whole_verb),
+                split_at(&self.cues.part_whole_preposition),
             ];
             for (whole, part) in splits.into_iter().flatten() {
                 let mut part_words = self.cues.mention_words(part);
@@ -916,7 +892,11 @@ impl RulesPlanner {
                 } else {
                     part_words.extend(whole_words.iter().cloned());
                 }
-                let year = question_numbers(part).0.first().copied().or(year_default);
+                let year = question_numbers(&self.cues, part)
+                    .0
+                    .first()
+                    .copied()
+                    .or(year_default);
                 let Ok(mut num) = g.ground(&part_words, year) else {
                     continue;
                 };
@@ -943,7 +923,14 @@ impl RulesPlanner {
                         words.push("total".into());
                     }
                     Whole::One(
-                        g.ground(&words, question_numbers(whole).0.first().copied().or(year))?,
+                        g.ground(
+                            &words,
+                            question_numbers(&self.cues, whole)
+                                .0
+                                .first()
+                                .copied()
+                                .or(year),
+                        )?,
                     )
                 };
                 if !matches!(&den, Whole::One(d) if d.spec == num.spec) {
@@ -951,14 +938,14 @@ impl RulesPlanner {
                 }
             }
         }
-        for conn in CONNECTORS {
+        for conn in &self.cues.ratio_connector {
             let needle = format!(" {conn} ");
             let Some(pos) = text.find(&needle) else {
                 continue;
             };
             let left = &text[..pos];
             let right = &text[pos + needle.len()..];
-            let left = strip_ratio_lead(left);
+            let left = strip_ratio_lead(left, &self.cues);
             if content_words(left).is_empty() && !self.refers_in(left) {
                 continue;
             }
@@ -991,15 +978,24 @@ impl RulesPlanner {
         if let Some(c) = r.constants.last().copied() {
             return Ok((last_result(history)?, constant_operand(c)));
         }
-        if let Some((a, b)) = r.text.split_once(" or ") {
-            let a = a.rsplit_once(" greater").map_or(a, |(_, rest)| rest);
+        if let Some((a, b)) = split_at_first(&r.text, &self.cues.option_connector) {
+            let a = self
+                .cues
+                .comparison_word
+                .iter()
+                .find_map(|w| a.rsplit_once(&format!(" {w}")))
+                .map_or(a, |(_, rest)| rest);
             let wa = self.cues.mention_words(a);
             let mut wb = self.cues.mention_words(b);
             if self.cues.specific(&wb).is_empty() {
                 wb = wa.clone();
             }
-            let ya = question_numbers(a).0.first().copied().or(last_year);
-            let yb = question_numbers(b).0.first().copied().or(ya);
+            let ya = question_numbers(&self.cues, a)
+                .0
+                .first()
+                .copied()
+                .or(last_year);
+            let yb = question_numbers(&self.cues, b).0.first().copied().or(ya);
             if !self.cues.specific(&wa).is_empty() {
                 if let (Ok(x), Ok(y)) = (g.ground(&wa, ya), g.ground(&wb, yb)) {
                     return Ok((x, y));
@@ -1046,6 +1042,18 @@ impl RulesPlanner {
         (from, to)
     }
 
+    /// "the cumulative return", "over the five-year period": a change
+    /// measured over an index's whole period.
+    fn names_whole_period(&self, text: &str) -> bool {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        contains_any(text, &self.cues.whole_period)
+            || toks.iter().any(|t| t.ends_with("-year"))
+            || toks.windows(2).any(|w| {
+                (self.cues.number_word(w[0]).is_some() || w[0].parse::<u32>().is_ok())
+                    && w[1].starts_with("year")
+            })
+    }
+
     /// Whether a side of a ratio points back at an earlier result; "the
     /// total X" names a total of the page, not an earlier sum.
     fn names_earlier(&self, text: &str) -> bool {
@@ -1069,35 +1077,18 @@ impl RulesPlanner {
         metric: &[String],
         year_default: Option<i32>,
     ) -> Result<Operand, PlanError> {
-        let (years, constants) = question_numbers(text);
+        let (years, constants) = question_numbers(&self.cues, text);
         let words = self.cues.mention_words(text);
         let own = self.cues.specific(&words);
         let t = format!(" {} ", text.trim());
-        let kind = if [
-            "change",
-            "difference",
-            "increase",
-            "decrease",
-            "variation",
-            "variance",
-            "fluctuation",
-            "growth",
-        ]
-        .iter()
-        .any(|w| contains_phrase(&t, w))
-        {
+        let kind = if contains_any(&t, &self.cues.change_word) {
             Some(MetricType::Change)
-        } else if ["sum", "total", "combined"]
-            .iter()
-            .any(|w| contains_phrase(&t, w))
+        } else if (contains_any(&t, &self.cues.sum_word)
+            || contains_any(&t, &self.cues.weak_sum_trigger))
             && self.refers_in(text)
         {
             Some(MetricType::Sum)
-        } else if ["ratio", "quotient", "percentage", "portion"]
-            .iter()
-            .any(|w| contains_phrase(&t, w))
-            && self.refers_in(text)
-        {
+        } else if contains_any(&t, &self.cues.ratio_word) && self.refers_in(text) {
             Some(MetricType::Ratio)
         } else {
             None
@@ -1162,7 +1153,7 @@ impl RulesPlanner {
         years.dedup();
         let own = self.cues.specific(&r.metric);
         // "including 2008, what then becomes that total?" / "including the transmission revenue"
-        if contains_phrase(&r.text, "including")
+        if contains_any(&r.text, &self.cues.including_word)
             || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
         {
             if let Some(prev) = history
@@ -1188,7 +1179,9 @@ impl RulesPlanner {
                         Some(o) => o,
                         None => g.ground(metric, Some(*y))?,
                     }
-                } else if !since.is_empty() && own.iter().all(|w| w == "year" || w == "all") {
+                } else if !since.is_empty()
+                    && own.iter().all(|w| self.cues.all_periods_word.contains(w))
+                {
                     let mut terms = vec![base];
                     terms.extend(since);
                     return Ok(SumTerms::Values(terms));
@@ -1212,16 +1205,14 @@ impl RulesPlanner {
             }
         }
         // "the total of A and B"
-        if !own.is_empty() && contains_phrase(&r.text, "and") {
-            let body = r
-                .text
-                .split_once(" of ")
+        if !own.is_empty() && contains_any(&r.text, &self.cues.addition_connector) {
+            let body = split_at_first(&r.text, &self.cues.terms_lead)
                 .map(|(_, b)| b)
                 .unwrap_or(r.text.as_str());
-            if let Some((a, b2)) = body.split_once(" and ") {
+            if let Some((a, b2)) = split_at_first(body, &self.cues.addition_connector) {
                 let (ya, yb) = (
-                    question_numbers(a).0.first().copied(),
-                    question_numbers(b2).0.first().copied(),
+                    question_numbers(&self.cues, a).0.first().copied(),
+                    question_numbers(&self.cues, b2).0.first().copied(),
                 );
                 let year = ya.or(yb).or(last_year);
                 let wa = self.cues.mention_words(a);
@@ -1317,17 +1308,11 @@ fn count_terms(sum: &TurnResult, history: &[&TurnResult]) -> usize {
         .max(1)
 }
 
-fn strip_ratio_lead(left: &str) -> &str {
+fn strip_ratio_lead<'t>(left: &'t str, cues: &Cues) -> &'t str {
     let mut s = left;
-    for lead in [
-        " what is the ratio of ",
-        " what was the ratio of ",
-        " what is the portion of ",
-        " what's the portion of ",
-        " ratio of ",
-        " portion of ",
-    ] {
-        if let Some(p) = s.find(lead) {
+    for lead in &cues.ratio_lead {
+        let lead = format!(" {lead} ");
+        if let Some(p) = s.find(&lead) {
             s = &s[p + lead.len()..];
         }
     }
@@ -1396,32 +1381,14 @@ fn is_index_table(schema: &Schema) -> bool {
 }
 
 /// "over the years", "over this period": spans of time, not divisions.
-fn mask_time_spans(text: &str) -> String {
-    const DETERMINERS: [&str; 4] = ["the", "this", "that", "these"];
-    const SPANS: [&str; 16] = [
-        "year",
-        "years",
-        "period",
-        "periods",
-        "time",
-        "same",
-        "precedent",
-        "following",
-        "next",
-        "last",
-        "past",
-        "three",
-        "five",
-        "two",
-        "course",
-        "subsequent",
-    ];
+fn mask_time_spans(text: &str, cues: &Cues) -> String {
     let toks: Vec<&str> = text.split_whitespace().collect();
     let mut out: Vec<&str> = Vec::with_capacity(toks.len());
+    let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
     for (i, t) in toks.iter().enumerate() {
-        let is_span = *t == "over"
-            && toks.get(i + 1).is_some_and(|d| DETERMINERS.contains(d))
-            && toks.get(i + 2).is_some_and(|w| SPANS.contains(w));
+        let is_span = within(&cues.time_span_lead, Some(t))
+            && within(&cues.time_span_determiner, toks.get(i + 1))
+            && within(&cues.time_span_word, toks.get(i + 2));
         out.push(if is_span { "_" } else { t });
     }
     format!(" {} ", out.join(" "))

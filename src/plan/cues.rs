@@ -1,0 +1,198 @@
+//! The planner's vocabulary: every cue word and phrase the rules planner
+//! reads, loaded once from the ontology's word lists (`fk:WordList` and
+//! `fk:NumberWord` in `ontology/patterns.ttl`). No word list is written in
+//! Rust: a test fails if `src/plan` grows one.
+
+use crate::ontology::Tbox;
+use crate::words::{self, content_words};
+use rust_decimal::Decimal;
+
+/// Cue words and phrases, by what they signal.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Cues {
+    /// Words that put a value at the start of a period (stemmed).
+    pub beginning: Vec<String>,
+    /// Words that put a value at the end of a period (stemmed).
+    pub end: Vec<String>,
+    /// Words that ask for a rate or percentage (as printed).
+    pub percent: Vec<String>,
+    /// Words that name no metric of their own (stemmed).
+    pub generic: Vec<String>,
+    /// Words after which a number is an operand of the calculation.
+    pub constant_lead: Vec<String>,
+    /// Sum triggers that often name a total row instead.
+    pub weak_sum_trigger: Vec<String>,
+    /// Words that make an addition certain or name an earlier sum.
+    pub sum_word: Vec<String>,
+    /// "less", "minus": between two mentions to subtract.
+    pub difference_connector: Vec<String>,
+    /// "times": between two factors.
+    pub product_connector: Vec<String>,
+    /// "without", "excluding": between a whole and a part to leave out.
+    pub exclusion_connector: Vec<String>,
+    /// Words that measure an index over its whole period.
+    pub whole_period: Vec<String>,
+    /// Words between the part and the whole of a ratio, longest first.
+    pub ratio_connector: Vec<String>,
+    /// "percentage of": opens a share of a whole, longest first.
+    pub share_lead: Vec<String>,
+    /// "what is the ratio of": opens a ratio's part, longest first.
+    pub ratio_lead: Vec<String>,
+    /// Verbs between the whole and the part of a share.
+    pub part_whole_verb: Vec<String>,
+    /// Prepositions between the whole and the part of a share.
+    pub part_whole_preposition: Vec<String>,
+    /// Words that name an earlier change.
+    pub change_word: Vec<String>,
+    /// Words that name an earlier ratio.
+    pub ratio_word: Vec<String>,
+    /// Words of "including all years".
+    pub all_periods_word: Vec<String>,
+    /// Determiners of a span of time after "over".
+    pub time_span_determiner: Vec<String>,
+    /// Words of a span of time after "over the".
+    pub time_span_word: Vec<String>,
+    /// The word before the second option of a comparison.
+    pub comparison_word: Vec<String>,
+    /// Openings of a question that repeats the last operation.
+    pub continuation_lead: Vec<String>,
+    /// Words that add a value to an earlier sum.
+    pub including_word: Vec<String>,
+    /// Words that make "total" an addition of several values.
+    pub several: Vec<String>,
+    /// The word between the options of a comparison.
+    pub option_connector: Vec<String>,
+    /// Words between two terms of a sum.
+    pub addition_connector: Vec<String>,
+    /// The word after which a sum names its terms.
+    pub terms_lead: Vec<String>,
+    /// The preposition of a span of time ("over").
+    pub time_span_lead: Vec<String>,
+    /// Numbers written as words.
+    pub number_words: Vec<(String, Decimal)>,
+    /// Words after which a number word is an operand.
+    pub number_word_lead: Vec<String>,
+}
+
+/// The marker a mention carries for a beginning or end cue ("at the
+/// beginning of 2010"): cue words are often stop words, so they would be
+/// lost among the content words.
+pub(super) const BEGINNING_MARK: &str = "@beginning";
+pub(super) const END_MARK: &str = "@end";
+
+/// Whether a mention or label speaks of the beginning or the end of a period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Boundary {
+    Beginning,
+    End,
+}
+
+/// The boundary stemmed words speak of, when they speak of one only.
+pub(super) fn boundary_of(words: &[String], cues: &Cues) -> Option<Boundary> {
+    let has = |list: &[String]| words.iter().any(|w| list.iter().any(|c| c == w));
+    match (has(&cues.beginning), has(&cues.end)) {
+        (true, false) => Some(Boundary::Beginning),
+        (false, true) => Some(Boundary::End),
+        _ => None,
+    }
+}
+
+impl Cues {
+    /// The lists of the TBox.
+    pub fn from_tbox(tbox: &Tbox) -> Self {
+        let stemmed = |name: &str| -> Vec<String> {
+            tbox.word_list(name)
+                .iter()
+                .map(|w| words::stem(w))
+                .collect()
+        };
+        let plain = |name: &str| -> Vec<String> { tbox.word_list(name).to_vec() };
+        // phrases are tried longest first, so that "as a percentage of" wins
+        // over "of"
+        let longest_first = |name: &str| -> Vec<String> {
+            let mut v = plain(name);
+            v.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+            v
+        };
+        Self {
+            beginning: stemmed("BeginningCue"),
+            end: stemmed("EndCue"),
+            percent: plain("PercentCue"),
+            generic: stemmed("GenericWords"),
+            constant_lead: plain("ConstantLead"),
+            weak_sum_trigger: plain("WeakSumTrigger"),
+            sum_word: plain("SumWord"),
+            difference_connector: longest_first("DifferenceConnector"),
+            product_connector: longest_first("ProductConnector"),
+            exclusion_connector: longest_first("ExclusionConnector"),
+            whole_period: plain("WholePeriodCue"),
+            ratio_connector: longest_first("RatioConnector"),
+            share_lead: longest_first("ShareLead"),
+            ratio_lead: longest_first("RatioLead"),
+            part_whole_verb: plain("PartWholeVerb"),
+            part_whole_preposition: plain("PartWholePreposition"),
+            change_word: plain("ChangeWord"),
+            ratio_word: plain("RatioWord"),
+            all_periods_word: plain("AllPeriodsWord"),
+            time_span_determiner: plain("TimeSpanDeterminer"),
+            time_span_word: plain("TimeSpanWord"),
+            comparison_word: plain("ComparisonWord"),
+            continuation_lead: longest_first("ContinuationLead"),
+            including_word: plain("IncludingWord"),
+            several: plain("SeveralCue"),
+            option_connector: plain("OptionConnector"),
+            addition_connector: plain("AdditionConnector"),
+            terms_lead: plain("TermsLead"),
+            time_span_lead: plain("TimeSpanLead"),
+            number_words: tbox.number_words().to_vec(),
+            number_word_lead: plain("NumberWordLead"),
+        }
+    }
+
+    /// The content words of a mention's text, with a marker for a beginning
+    /// or end cue.
+    pub fn mention_words(&self, text: &str) -> Vec<String> {
+        let mut out = content_words(text);
+        let toks: Vec<String> = words::tokens(text).iter().map(|t| words::stem(t)).collect();
+        match boundary_of(&toks, self) {
+            Some(Boundary::Beginning) => out.push(BEGINNING_MARK.into()),
+            Some(Boundary::End) => out.push(END_MARK.into()),
+            None => {}
+        }
+        out
+    }
+
+    /// Mention words that say something beyond generic words and cues.
+    pub fn specific(&self, words: &[String]) -> Vec<String> {
+        words
+            .iter()
+            .filter(|w| !w.starts_with('@') && !self.generic.contains(w))
+            .cloned()
+            .collect()
+    }
+
+    /// The number a word writes ("one"), if it writes one.
+    pub fn number_word(&self, word: &str) -> Option<Decimal> {
+        self.number_words
+            .iter()
+            .find(|(w, _)| w == word)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// Whether `text` (spaced, padded) holds `phrase` as whole words.
+pub(super) fn contains_phrase(text: &str, phrase: &str) -> bool {
+    text.contains(&format!(" {phrase} "))
+}
+
+/// Whether `text` holds any of `phrases` as whole words.
+pub(super) fn contains_any(text: &str, phrases: &[String]) -> bool {
+    phrases.iter().any(|p| contains_phrase(text, p))
+}
+
+/// The first of `phrases` (in their order) that `text` holds, split around it.
+pub(super) fn split_at_first<'t>(text: &'t str, phrases: &[String]) -> Option<(&'t str, &'t str)> {
+    phrases
+        .iter()
+        .find_map(|p| text.split_once(&format!(" {p} ")))
+}
