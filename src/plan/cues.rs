@@ -154,12 +154,47 @@ impl Cues {
     pub fn mention_words(&self, text: &str) -> Vec<String> {
         let mut out = content_words(text);
         let toks: Vec<String> = words::tokens(text).iter().map(|t| words::stem(t)).collect();
+        // a cue word names no metric; the marker stands for it
+        out.retain(|w| !self.beginning.contains(w) && !self.end.contains(w));
         match boundary_of(&toks, self) {
             Some(Boundary::Beginning) => out.push(BEGINNING_MARK.into()),
             Some(Boundary::End) => out.push(END_MARK.into()),
             None => {}
         }
         out
+    }
+
+    /// `metric`'s words with the beginning or end marker of `words` in
+    /// place of its own, when `words` has one.
+    pub fn with_marks(&self, metric: &[String], words: &[String]) -> Vec<String> {
+        let marks: Vec<&String> = words.iter().filter(|w| w.starts_with('@')).collect();
+        if marks.is_empty() {
+            return metric.to_vec();
+        }
+        metric
+            .iter()
+            .filter(|w| !w.starts_with('@'))
+            .chain(marks)
+            .cloned()
+            .collect()
+    }
+
+    /// The beginning or end marker of the few words just before `year` in
+    /// `text` ("the start of 2010"), back to the year before it.
+    pub fn marks_before(&self, text: &str, year: i32) -> Vec<String> {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        let y = year.to_string();
+        let Some(at) = toks.iter().position(|t| *t == y) else {
+            return Vec::new();
+        };
+        let from = toks[..at]
+            .iter()
+            .rposition(|t| crate::kg::text::as_year(t).is_some())
+            .map_or(at.saturating_sub(5), |p| (p + 1).max(at.saturating_sub(5)));
+        self.mention_words(&toks[from..at].join(" "))
+            .into_iter()
+            .filter(|w| w.starts_with('@'))
+            .collect()
     }
 
     /// Mention words that say something beyond generic words and cues.

@@ -728,14 +728,12 @@ impl<'a> Grounder<'a> {
             f.set(F::cell_percent_unasked, 1.0);
         }
         if let Some(b) = boundary {
-            let labels = [
-                self.row_boundary[cell.row],
-                self.column_boundary[cell.column],
-            ];
-            if labels.contains(&Some(b)) {
-                f.set(F::boundary_agrees, 1.0);
-            } else if labels.iter().flatten().any(|l| *l != b) {
-                f.set(F::boundary_conflicts, 1.0);
+            // the row's cue speaks first ("balance at january 1" in a column
+            // "year ended december 31")
+            match self.row_boundary[cell.row].or(self.column_boundary[cell.column]) {
+                Some(l) if l == b => f.set(F::boundary_agrees, 1.0),
+                Some(_) => f.set(F::boundary_conflicts, 1.0),
+                None => {}
             }
         }
         if let Some(asked) = &self.asked_scale {

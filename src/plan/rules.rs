@@ -724,8 +724,11 @@ impl RulesPlanner {
                     return Ok(Pair(n, o));
                 }
             }
-            let new = g.ground(metric, Some(late))?;
-            let mut old = g.ground(metric, Some(early)).or_else(|e| {
+            // "from the start of 2010 to the end of 2012": each year's own cue
+            let late_words = self.cues.with_marks(metric, &self.cues.marks_before(&r.text, late));
+            let early_words = self.cues.with_marks(metric, &self.cues.marks_before(&r.text, early));
+            let new = g.ground(&late_words, Some(late))?;
+            let mut old = g.ground(&early_words, Some(early)).or_else(|e| {
                 // a performance index starts at 100 in its base year
                 if is_index_table(schema) {
                     Ok(constant_operand(Decimal::ONE_HUNDRED))
@@ -1124,7 +1127,7 @@ impl RulesPlanner {
                 if let Some(o) = result_with_year(history, *y) {
                     return Ok(o);
                 }
-                return g.ground(metric, Some(*y));
+                return g.ground(&self.cues.with_marks(metric, &words), Some(*y));
             }
             if own.is_empty() {
                 if let Some(c) = constants.first() {
@@ -1136,7 +1139,7 @@ impl RulesPlanner {
         let year = years.first().copied().or(year_default);
         let mut w = words;
         if self.cues.specific(&w).is_empty() {
-            w.extend(metric.iter().cloned());
+            w = self.cues.with_marks(metric, &w);
         }
         g.ground(&w, year)
     }
