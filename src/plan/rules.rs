@@ -1081,7 +1081,14 @@ impl RulesPlanner {
         year_default: Option<i32>,
     ) -> Result<Operand, PlanError> {
         let (years, constants) = question_numbers(&self.cues, text);
-        let words = self.cues.mention_words(text);
+        // words the page never prints ("represent") say nothing about which
+        // value is meant
+        let words: Vec<String> = self
+            .cues
+            .mention_words(text)
+            .into_iter()
+            .filter(|w| w.starts_with('@') || g.knows(w))
+            .collect();
         let own = self.cues.specific(&words);
         let t = format!(" {} ", text.trim());
         let kind = if contains_any(&t, &self.cues.change_word) {
