@@ -69,8 +69,6 @@ features! {
     boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
-    near_match = 0.0, "Share of the mention's words in the number's own clause, weighted by closeness.";
-    closest_in_sentence = 0.0, "Of the numbers of its sentence, this one has the mention's words closest to it (`near_match` highest).";
     fact_year_match = 0.9, "The text number's year is the year asked.";
     fact_year_other = -1.0, "The text number's year is another year.";
     fact_year_in_sentence = 0.4, "The number has no year of its own, but its sentence prints the year asked.";
@@ -198,9 +196,6 @@ pub(super) struct Grounder<'a> {
     /// are part of a few rows' names, not the table's period axis.
     row_years_are_names: bool,
     fact_words: Vec<(Vec<String>, Vec<String>)>,
-    /// Each sentence's tokens as content words (None for other tokens), by
-    /// token position.
-    sentence_tokens: Vec<Vec<Option<String>>>,
     /// The question asks for a rate or percentage, so printed percentages fit.
     wants_percent: bool,
     /// The scale word the question asks its answer in.
@@ -268,15 +263,6 @@ impl<'a> Grounder<'a> {
             .facts
             .iter()
             .map(|f| (content_words(&f.context), content_words(&f.sentence_text)))
-            .collect();
-        let sentence_tokens: Vec<Vec<Option<String>>> = schema
-            .sentences
-            .iter()
-            .map(|s| {
-                s.split_whitespace()
-                    .map(|t| content_words(t).into_iter().next())
-                    .collect()
-            })
             .collect();
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
@@ -358,7 +344,6 @@ impl<'a> Grounder<'a> {
             row_alias_words,
             column_words,
             fact_words,
-            sentence_tokens,
         }
     }
 
@@ -534,32 +519,11 @@ impl<'a> Grounder<'a> {
             let f = self.cell_features(cell, &q, q_weight, year, mention, boundary);
             out.push((f.score(self.weights), Target::Cell(k), f));
         }
-        let mut facts: Vec<(usize, FeatureVector)> = Vec::new();
         for (k, fact) in self.schema.facts.iter().enumerate() {
             if fact.is_year_mention {
                 continue;
             }
-            facts.push((k, self.fact_features(k, fact, &q, q_weight, year, mention)));
-        }
-        // the number of each sentence the mention's words sit closest to
-        let near = Feature::near_match as usize;
-        let mut best: HashMap<usize, (f64, f64)> = HashMap::new();
-        for (k, f) in &facts {
-            let e = best
-                .entry(self.schema.facts[*k].sentence)
-                .or_insert((0.0, 0.0));
-            let v = f.0[near];
-            if v > e.0 {
-                *e = (v, e.0);
-            } else if v > e.1 {
-                e.1 = v;
-            }
-        }
-        for (k, mut f) in facts {
-            let (first, second) = best[&self.schema.facts[k].sentence];
-            if f.0[near] > 0.0 && f.0[near] == first && first > second {
-                f.set(Feature::closest_in_sentence, 1.0);
-            }
+            let f = self.fact_features(k, fact, &q, q_weight, year, mention);
             out.push((f.score(self.weights), Target::Fact(k), f));
         }
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -805,17 +769,7 @@ impl<'a> Grounder<'a> {
         if sentence_hit == 0.0 && !q.is_empty() {
             f.set(F::no_word_match, 1.0);
         }
-        let toks = self
-            .sentence_tokens
-            .get(fact.sentence)
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
-        f.set(
-            F::near_match,
-            self.near_share(q, q_weight, toks, fact.token),
-        );
-        let near_words: Vec<String> = toks.iter().flatten().cloned().collect();
-        f.set(F::phrase, Self::phrase_share(mention, &near_words));
+        f.set(F::phrase, Self::phrase_share(mention, sent));
         match (year, fact.year) {
             (Some(y), Some(fy)) if y == fy => f.set(F::fact_year_match, 1.0),
             (Some(_), Some(_)) => f.set(F::fact_year_other, 1.0),
@@ -844,28 +798,6 @@ impl<'a> Grounder<'a> {
         f
     }
 
-    /// The mention's words in the number's own clause (between the numbers
-    /// before and after it), each weighted by rarity and closeness.
-    fn near_share(&self, q: &[&String], q_weight: f64, toks: &[Option<String>], at: usize) -> f64 {
-        if toks.is_empty() {
-            return 0.0;
-        }
-        let mut best: HashMap<&str, f64> = HashMap::new();
-        for (i, t) in toks.iter().enumerate() {
-            let Some(t) = t else { continue };
-            let Some(w) = q.iter().find(|w| same_word(t, w)) else {
-                continue;
-            };
-            let d = i.abs_diff(at) as f64;
-            let closeness = 1.0 / (1.0 + d / 4.0);
-            let e = best.entry(w.as_str()).or_insert(0.0);
-            *e = e.max(closeness);
-        }
-        best.iter()
-            .map(|(w, c)| self.weight(w).max(0.3) * c)
-            .sum::<f64>()
-            / q_weight
-    }
 }
 
 /// Words that meet: equal, or one a short extension of the other
