@@ -68,6 +68,8 @@ pub(super) struct Cues {
     pub terms_lead: Vec<String>,
     /// The preposition of a span of time ("over").
     pub time_span_lead: Vec<String>,
+    /// The word that marks a total row or column ("total").
+    pub total_word: String,
     /// Numbers written as words.
     pub number_words: Vec<(String, Decimal)>,
     /// Words after which a number word is an operand.
@@ -144,6 +146,7 @@ impl Cues {
             addition_connector: plain("AdditionConnector"),
             terms_lead: plain("TermsLead"),
             time_span_lead: plain("TimeSpanLead"),
+            total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),
         }

@@ -55,6 +55,7 @@ features! {
     caption_match = 0.0, "Share of the mention's words found in the sentence just before the table, which often names what the table measures.";
     phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
     total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
+    total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";
     total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
     cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
@@ -198,6 +199,8 @@ pub(super) struct Grounder<'a> {
     fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// The question asks for a rate or percentage, so printed percentages fit.
     wants_percent: bool,
+    /// The question says "total".
+    asks_total: bool,
     /// The scale word the question asks its answer in.
     asked_scale: Option<String>,
     /// The quarter the question names.
@@ -285,7 +288,9 @@ impl<'a> Grounder<'a> {
         let q = format!(" {} ", words::tokens(question).join(" "));
         let wants_percent =
             cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
-        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == "total");
+        let total_word = cues.total_word.as_str();
+        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
+        let asks_total = words::tokens(question).iter().any(|w| w == total_word);
         let rows_with_years = schema.rows.iter().filter(|(_, y)| y.is_some()).count();
         let row_years_are_names = schema.columns.iter().all(|(_, y)| y.is_none())
             && rows_with_years > 0
@@ -327,6 +332,7 @@ impl<'a> Grounder<'a> {
             anchor: None,
             earlier: HashSet::new(),
             wants_percent,
+            asks_total,
             asked_scale,
             asked_quarter: words::quarter_in(question),
             row_quarter: schema
@@ -687,6 +693,9 @@ impl<'a> Grounder<'a> {
             && self.column_is_total[cell.column]
         {
             f.set(F::total_column_for_row, 1.0);
+        }
+        if self.asks_total && (self.row_is_total[cell.row] || self.column_is_total[cell.column]) {
+            f.set(F::total_asked, 1.0);
         }
         if cell.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
