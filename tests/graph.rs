@@ -1,10 +1,12 @@
 //! The knowledge graph of a hand-built page, read back through the guarded
-//! SPARQL seam: cells by their labels, text facts with their sentence, and
-//! the planners' schema view.
+//! SPARQL seam: cells by their labels, text facts with their sentence,
+//! numbers printed in column headers, and the planners' schema view.
 
 use finkg::dataset::cell::parse_cell;
 use finkg::dataset::{Conversation, Document, Row, Table};
-use finkg::kg::{page_iri, GuardedQuery, KgStore, QueryOutput, Schema};
+use finkg::kg::{
+    describe_source, header_number_query, page_iri, GuardedQuery, KgStore, QueryOutput, Schema,
+};
 use finkg::vocab;
 use oxigraph::model::vocab::xsd;
 use oxigraph::model::{Literal, NamedNode, Term};
@@ -373,9 +375,14 @@ fn rows_link_to_their_lexicon_concept() {
 
 #[test]
 fn every_fk_term_in_use_is_declared_labelled_commented_and_defined_by_the_ontology() {
-    let kg = KgStore::build(&conversation()).unwrap();
+    for conv in [conversation(), header_page()] {
+        terms_are_documented(&KgStore::build(&conv).unwrap());
+    }
+}
+
+fn terms_are_documented(kg: &KgStore) {
     let undocumented = select(
-        &kg,
+        kg,
         &format!(
             "SELECT DISTINCT ?term WHERE {{
                {{ GRAPH ?g {{ ?s ?term ?o }} }} UNION {{ GRAPH ?g {{ ?s a ?term }} }}
@@ -390,7 +397,7 @@ fn every_fk_term_in_use_is_declared_labelled_commented_and_defined_by_the_ontolo
     );
     assert!(undocumented.is_empty(), "undocumented: {undocumented:?}");
     let undefined = select(
-        &kg,
+        kg,
         &format!(
             "SELECT ?term WHERE {{ GRAPH <{}> {{
                ?term a ?kind . VALUES ?kind {{ owl:Class owl:ObjectProperty owl:DatatypeProperty }}
@@ -403,8 +410,178 @@ fn every_fk_term_in_use_is_declared_labelled_commented_and_defined_by_the_ontolo
     );
     assert!(undefined.is_empty(), "no rdfs:isDefinedBy: {undefined:?}");
     assert!(ask(
-        &kg,
+        kg,
         "ASK { GRAPH ?g { <https://w3id.org/finkg/ns> a owl:Ontology ;
              owl:versionInfo ?v ; <http://purl.org/vocab/vann/preferredNamespaceUri> \"https://w3id.org/finkg/ns#\" } }"
     ));
+}
+
+const HEADER_ID: &str = "Test_HDR/2010/page_3.pdf-2";
+
+/// A page whose first row of values was read into its column headers,
+/// beside columns named by a year and by a date.
+fn header_page() -> Conversation {
+    Conversation {
+        id: HEADER_ID.to_string(),
+        document: Document {
+            pre_text: "the stock traded as follows .".to_string(),
+            post_text: "prices are in dollars .".to_string(),
+            table: Table {
+                columns: vec![
+                    "$ 45826".to_string(),
+                    "high $ 17.84".to_string(),
+                    "low $ 4.11".to_string(),
+                    "2009".to_string(),
+                    "december 31 , 2008".to_string(),
+                ],
+                rows: vec![row(
+                    "second quarter",
+                    &["$ 41200", "$ 15.10", "$ 3.98", "12", "10"],
+                )],
+            },
+        },
+        questions: vec!["what was the high price?".to_string()],
+    }
+}
+
+#[test]
+fn numbers_printed_in_column_headers_are_header_numbers_of_their_columns() {
+    let kg = KgStore::build(&header_page()).unwrap();
+    let rows = select(
+        &kg,
+        "SELECT ?n ?index ?label ?value ?raw ?words ?unit ?from WHERE { GRAPH ?g {
+           ?n a fk:HeaderNumber ; fk:column ?c ; fk:value ?value ; fk:rawValue ?raw ;
+              fk:unit ?unit ; prov:wasDerivedFrom ?from .
+           ?c a fk:TableColumn ; fk:index ?index ; rdfs:label ?label .
+           OPTIONAL { ?n fk:context ?words }
+         } } ORDER BY ?index",
+    );
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let page = page_iri(HEADER_ID);
+    let expected = [
+        (0, "$ 45826", "45826", "$ 45826", None),
+        (1, "high $ 17.84", "17.84", "$ 17.84", Some("high")),
+        (2, "low $ 4.11", "4.11", "$ 4.11", Some("low")),
+    ];
+    for (row, (index, label, value, raw, words)) in rows.iter().zip(expected) {
+        assert_eq!(literal(row, "index").value(), index.to_string());
+        assert_eq!(literal(row, "label").value(), label);
+        assert_eq!(decimal_of(literal(row, "value")), dec(value));
+        assert_eq!(literal(row, "raw").value(), raw);
+        assert_eq!(
+            row.get("words").map(|_| literal(row, "words").value()),
+            words
+        );
+        assert_eq!(iri(row, "unit"), format!("{}Currency", vocab::FK));
+        assert_eq!(iri(row, "from"), format!("{page}/column/{index}"));
+        assert_eq!(iri(row, "n"), format!("{page}/column/{index}/number"));
+    }
+}
+
+#[test]
+fn years_and_dates_in_headers_are_not_header_numbers() {
+    let kg = KgStore::build(&header_page()).unwrap();
+    for label in ["2009", "december 31 , 2008"] {
+        assert!(
+            !ask(
+                &kg,
+                &format!(
+                    "ASK {{ GRAPH ?g {{ ?n a fk:HeaderNumber ; fk:column ?c . ?c rdfs:label \"{label}\" }} }}"
+                )
+            ),
+            "{label}"
+        );
+    }
+    // they stay the columns' years
+    let years = select(
+        &kg,
+        "SELECT ?index ?year WHERE { GRAPH ?g { ?c a fk:TableColumn ; fk:index ?index ; fk:year ?year } } ORDER BY ?index",
+    );
+    let years: Vec<(String, String)> = years
+        .iter()
+        .map(|r| {
+            (
+                literal(r, "index").value().to_string(),
+                literal(r, "year").value().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        years,
+        [
+            ("3".to_string(), "2009".to_string()),
+            ("4".to_string(), "2008".to_string())
+        ]
+    );
+    // the first page's headers are all years
+    let kg = KgStore::build(&conversation()).unwrap();
+    assert!(!ask(&kg, "ASK { GRAPH ?g { ?n a fk:HeaderNumber } }"));
+}
+
+#[test]
+fn the_header_number_query_reads_one_number_by_its_column() {
+    let kg = KgStore::build(&header_page()).unwrap();
+    let text = header_number_query(1);
+    let query = GuardedQuery::parse(&text).unwrap_or_else(|e| panic!("guard refused: {e}"));
+    let QueryOutput::Solutions { variables, rows } = kg.query(&query).unwrap() else {
+        panic!("expected solutions");
+    };
+    assert_eq!(variables, ["value", "source"]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let Some(Term::Literal(value)) = &rows[0][0] else {
+        panic!("?value unbound: {rows:?}");
+    };
+    assert_eq!(decimal_of(value), dec("17.84"));
+    let Some(Term::NamedNode(source)) = &rows[0][1] else {
+        panic!("?source unbound: {rows:?}");
+    };
+    assert_eq!(
+        source.as_str(),
+        format!("{}/column/1/number", page_iri(HEADER_ID))
+    );
+    let info = describe_source(&kg, source.as_str())
+        .unwrap()
+        .expect("described");
+    assert_eq!(info.text, "column header `high $ 17.84`: `$ 17.84`");
+    assert_eq!(info.metric.as_deref(), Some("high"));
+
+    // a column whose header is a year has none
+    let query = GuardedQuery::parse(&header_number_query(3)).unwrap();
+    let QueryOutput::Solutions { rows, .. } = kg.query(&query).unwrap() else {
+        panic!("expected solutions");
+    };
+    assert!(rows.is_empty(), "{rows:?}");
+}
+
+#[test]
+fn schema_lists_header_numbers() {
+    let kg = KgStore::build(&header_page()).unwrap();
+    let schema = Schema::read(&kg).unwrap();
+    let read: Vec<(usize, &str, &str, Decimal, &str, bool)> = schema
+        .header_numbers
+        .iter()
+        .map(|h| {
+            (
+                h.column,
+                h.column_label.as_str(),
+                h.words.as_str(),
+                h.value,
+                h.raw.as_str(),
+                h.percent,
+            )
+        })
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (0, "$ 45826", "", dec("45826"), "$ 45826", false),
+            (1, "high $ 17.84", "high", dec("17.84"), "$ 17.84", false),
+            (2, "low $ 4.11", "low", dec("4.11"), "$ 4.11", false),
+        ]
+    );
+    assert!(schema.header_numbers.iter().all(|h| h.year.is_none()));
+    // the cells beneath are read as before
+    assert_eq!(schema.cells.len(), 5);
+    let kg = KgStore::build(&conversation()).unwrap();
+    assert!(Schema::read(&kg).unwrap().header_numbers.is_empty());
 }

@@ -5,6 +5,7 @@
 //! Terms built here are read back by SPARQL only; nothing else depends on
 //! the IRI scheme, which [`page_iri`] documents.
 
+use super::header::{header_number, HeaderNumber};
 use super::text::{extract_numbers, split_sentences, Sentence, TextNumber};
 use crate::dataset::cell::CellUnit;
 use crate::dataset::{Document, Table};
@@ -29,9 +30,10 @@ pub struct GraphStats {
 /// The IRI of a conversation's page: `https://w3id.org/finkg/data/{id}`,
 /// the id percent-encoded where it holds characters an IRI path may not.
 /// Rows are `{page}/row/{i}`, columns `{page}/column/{j}`, cells
-/// `{page}/cell/{i}/{j}`, sentences `{page}/sentence/{k}` and text facts
-/// `{page}/fact/{k}/{t}` (sentence `k`, token `t`); the named graph is
-/// `{page}/graph`.
+/// `{page}/cell/{i}/{j}`, the number printed in column `j`'s header (an
+/// `fk:HeaderNumber`, at most one a column) `{page}/column/{j}/number`,
+/// sentences `{page}/sentence/{k}` and text facts `{page}/fact/{k}/{t}`
+/// (sentence `k`, token `t`); the named graph is `{page}/graph`.
 pub fn page_iri(id: &str) -> String {
     let mut out = String::from(vocab::DATA);
     for b in id.bytes() {
@@ -134,6 +136,9 @@ fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -
             if let [y] = distinct_years(header).as_slice() {
                 b.add(&col, &fk("year"), year(*y));
             }
+            if let Some(n) = header_number(header) {
+                add_header_number(b, &col, &format!("{page_str}/column/{j}/number"), &n);
+            }
             col
         })
         .collect();
@@ -183,6 +188,36 @@ fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -
         }
     }
     observations
+}
+
+/// The number a column header prints, as an `fk:HeaderNumber` of its column,
+/// with the year its header's other words name.
+fn add_header_number(b: &mut Builder, col: &NamedNode, iri: &str, n: &HeaderNumber) {
+    let number = node(iri.to_string());
+    b.add(&number, &rdf::TYPE.into_owned(), fk("HeaderNumber"));
+    b.add(&number, &fk("column"), col.clone());
+    b.add(&number, &fk("value"), decimal(n.value));
+    b.add(
+        &number,
+        &fk("rawValue"),
+        Literal::new_simple_literal(&n.raw),
+    );
+    if !n.words.is_empty() {
+        b.add(
+            &number,
+            &fk("context"),
+            Literal::new_simple_literal(&n.words),
+        );
+    }
+    match n.unit {
+        CellUnit::Percent => b.add(&number, &fk("unit"), fk("Percent")),
+        CellUnit::Currency => b.add(&number, &fk("unit"), fk("Currency")),
+        CellUnit::None => {}
+    }
+    if let [y] = distinct_years(&n.words).as_slice() {
+        b.add(&number, &fk("year"), year(*y));
+    }
+    b.add(&number, &vocab::prov("wasDerivedFrom"), col.clone());
 }
 
 fn distinct_years(label: &str) -> Vec<i32> {

@@ -1,15 +1,20 @@
 //! The knowledge graph of one report page: the ABox built from the table
-//! and the text ([`abox`], [`text`]), the guard every query passes
+//! and the text ([`abox`], [`text`], [`header`]: numbers printed in column
+//! headers), the guard every query passes
 //! ([`guard`]), the store seam ([`store`]) and the planners' view of the
 //! page read back by SPARQL ([`schema`]).
 
 pub mod abox;
 pub mod guard;
+pub mod header;
 pub mod schema;
 pub mod store;
 pub mod text;
 
 pub use abox::{page_iri, GraphStats};
 pub use guard::{GuardError, GuardedQuery, QueryForm};
-pub use schema::{describe_source, CellEntry, FactEntry, Schema, SourceInfo};
+pub use schema::{
+    describe_source, header_number_query, CellEntry, FactEntry, HeaderNumberEntry, Schema,
+    SourceInfo,
+};
 pub use store::{export_pages, ExportFormat, ExportStats, KgError, KgStore, QueryOutput};

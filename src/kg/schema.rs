@@ -1,5 +1,6 @@
 //! The planners' view of a page, read from the store by SPARQL: every row,
-//! column, cell and text fact with its labels and years. The rules planner
+//! column, cell, number printed in a column header and text fact with its
+//! labels and years. The rules planner
 //! grounds questions in it; the LLM planner summarises it in its prompt.
 
 use super::guard::GuardedQuery;
@@ -59,6 +60,39 @@ pub struct FactEntry {
     pub scale: Option<Scale>,
 }
 
+/// A number printed in a column header (`fk:HeaderNumber`): the table's
+/// first row of values read into its headers (`high $ 17.84`). Read it back
+/// with [`header_number_query`] by its column index.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct HeaderNumberEntry {
+    /// Column position: the number's identity on the page.
+    pub column: usize,
+    /// Column header as printed (`high $ 17.84`).
+    pub column_label: String,
+    /// The header's words other than the number (`high`); empty when the
+    /// number is the whole header (`$ 45826`).
+    pub words: String,
+    /// The year those words name, if they name exactly one.
+    pub year: Option<i32>,
+    /// The number.
+    pub value: Decimal,
+    /// The number as printed (`$ 17.84`).
+    pub raw: String,
+    /// Printed as a percentage.
+    pub percent: bool,
+}
+
+/// The SPARQL SELECT (prefixes included) that reads the number printed in
+/// the header of column `column`: one row binding `?value` (an
+/// `xsd:decimal`) and `?source` (the `fk:HeaderNumber`); no row when that
+/// header prints no number.
+pub fn header_number_query(column: usize) -> String {
+    format!(
+        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:HeaderNumber ; fk:column ?column ; fk:value ?value .\n  ?column fk:index {column} .\n}} }}",
+        vocab::sparql_prefixes(),
+    )
+}
+
 /// Everything a planner may know about a page.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Schema {
@@ -71,6 +105,9 @@ pub struct Schema {
     pub row_concept_labels: Vec<Vec<String>>,
     /// Cells with a numeric value.
     pub cells: Vec<CellEntry>,
+    /// Numbers printed in column headers, in column order (years and dates
+    /// are not among them).
+    pub header_numbers: Vec<HeaderNumberEntry>,
     /// Numbers of the text.
     pub facts: Vec<FactEntry>,
     /// Sentences of the text in order.
@@ -106,7 +143,8 @@ fn rows(kg: &KgStore, body: &str) -> Result<Vec<Vec<Option<Term>>>, KgError> {
 }
 
 impl Schema {
-    /// Reads the page's rows, columns, cells and text facts from the store.
+    /// Reads the page's rows, columns, cells, header numbers and text facts
+    /// from the store.
     pub fn read(kg: &KgStore) -> Result<Schema, KgError> {
         let g = format!("<{}>", kg.graph().as_str());
         let mut schema = Schema::default();
@@ -161,6 +199,29 @@ impl Schema {
         }
         for r in rows(
             kg,
+            &format!(
+                "SELECT ?ci ?value ?raw ?words ?year ?unit WHERE {{ GRAPH {g} {{
+                   ?n a fk:HeaderNumber ; fk:column ?c ; fk:value ?value ; fk:rawValue ?raw .
+                   ?c fk:index ?ci .
+                   OPTIONAL {{ ?n fk:context ?words }} OPTIONAL {{ ?n fk:year ?year }} OPTIONAL {{ ?n fk:unit ?unit }} }} }}
+                 ORDER BY ?ci"
+            ),
+        )? {
+            let (Some(column), Some(value)) = (number::<usize>(&r[0]), number::<Decimal>(&r[1])) else {
+                continue;
+            };
+            schema.header_numbers.push(HeaderNumberEntry {
+                column,
+                column_label: schema.columns.get(column).map(|c| c.0.clone()).unwrap_or_default(),
+                words: text(&r[3]),
+                year: number(&r[4]),
+                value,
+                raw: text(&r[2]),
+                percent: text(&r[5]).ends_with("#Percent"),
+            });
+        }
+        for r in rows(
+            kg,
             &format!("SELECT ?text ?section WHERE {{ GRAPH {g} {{ ?s a fk:Sentence ; fk:text ?text ; fk:index ?i . OPTIONAL {{ ?s fk:section ?section }} }} }} ORDER BY ?i"),
         )? {
             if text(&r[1]) == "pre_text" {
@@ -205,9 +266,11 @@ impl Schema {
 pub struct SourceInfo {
     /// The cell or sentence, for people.
     pub text: String,
-    /// The row label (cells) or the words around the number (text facts).
+    /// The row label (cells), the words around the number (text facts) or
+    /// the header's other words (header numbers, when it has some).
     pub metric: Option<String>,
-    /// The year of the column or row (cells) or of the fact.
+    /// The year of the column or row (cells), of the fact, or that the
+    /// header's other words name (header numbers).
     pub year: Option<i32>,
     /// The scale the source prints: the fact's ("$ 2.5 million"), or the
     /// one a cell's column or row label names ("( in thousands )").
@@ -230,7 +293,7 @@ fn scale_named(word: &str) -> Option<Scale> {
     ontology::tbox().ok()?.scale(word)
 }
 
-/// Describes a cell or text fact node of the page by its IRI.
+/// Describes a cell, header number or text fact node of the page by its IRI.
 pub fn describe_source(kg: &KgStore, iri: &str) -> Result<Option<SourceInfo>, KgError> {
     if iri.contains('>') || iri.contains('<') || iri.contains(' ') {
         return Ok(None);
@@ -254,6 +317,22 @@ pub fn describe_source(kg: &KgStore, iri: &str) -> Result<Option<SourceInfo>, Kg
             metric: Some(text(&r[0])),
             year: number(&r[4]).or(number(&r[3])),
             scale: label_scale(&text(&r[1])).or_else(|| label_scale(&text(&r[0]))),
+        }));
+    }
+    let header = rows(
+        kg,
+        &format!(
+            "SELECT ?cl ?raw ?words ?y WHERE {{ GRAPH {g} {{ <{iri}> a fk:HeaderNumber ; fk:column ?c ; fk:rawValue ?raw .
+               ?c rdfs:label ?cl . OPTIONAL {{ <{iri}> fk:context ?words }} OPTIONAL {{ <{iri}> fk:year ?y }} }} }}"
+        ),
+    )?;
+    if let Some(r) = header.first() {
+        let words = text(&r[2]);
+        return Ok(Some(SourceInfo {
+            text: format!("column header `{}`: `{}`", text(&r[0]), text(&r[1])),
+            metric: (!words.is_empty()).then_some(words),
+            year: number(&r[3]),
+            scale: label_scale(&text(&r[0])),
         }));
     }
     let fact = rows(

@@ -475,9 +475,16 @@ def check_shapes(pages: list[tuple[str, rdflib.Graph]], shapes: rdflib.Graph, pr
     return focus
 
 
-def self_test(page: rdflib.Graph, tbox: rdflib.Graph, shapes: rdflib.Graph, problems: Problems) -> int:
+def self_test(
+    page: rdflib.Graph,
+    tbox: rdflib.Graph,
+    shapes: rdflib.Graph,
+    problems: Problems,
+    header_page: rdflib.Graph | None = None,
+) -> int:
     """The checks must be able to fail: each broken copy of a real page (or
-    of the TBox) must be rejected. Returns how many were tried."""
+    of the TBox, or of a page with a number printed in a column header) must
+    be rejected. Returns how many were tried."""
     FKN = rdflib.Namespace(FK)
 
     def first(pattern):
@@ -511,6 +518,20 @@ def self_test(page: rdflib.Graph, tbox: rdflib.Graph, shapes: rdflib.Graph, prob
         tried += 1
         if conforms:
             problems.add("self-test", f"the shapes accept {what}")
+    if header_page is not None:
+        number = next(header_page.subjects(RDF.type, FKN.HeaderNumber))
+        header_row = next(header_page.subjects(RDF.type, FKN.TableRow))
+        for what, mutate in {
+            "a header number without its value": lambda g: g.remove((number, FKN.value, None)),
+            "a header number derived from a row": lambda g: g.set((number, PROV.wasDerivedFrom, header_row)),
+            "a header number with an empty context": lambda g: g.set((number, FKN.context, Literal(""))),
+        }.items():
+            broken = rdflib.Graph() + header_page
+            mutate(broken)
+            conforms, _, _ = pyshacl.validate(broken, shacl_graph=shapes, inference="none")
+            tried += 1
+            if conforms:
+                problems.add("self-test", f"the shapes accept {what}")
     for what, mutate in {
         "an fk: property without a comment": lambda g: g.remove((FKN.rawValue, RDFS.comment, None)),
         "an undeclared fk: property": lambda g: g.remove((FKN.tokenIndex, RDF.type, None)),
@@ -746,7 +767,11 @@ def main() -> int:
 
     t = step("self-test: broken copies of a page and of the TBox must be rejected")
     richest = max((g for _, g in pages), key=len)
-    tried = self_test(richest, tbox, shapes, problems)
+    header_number = rdflib.URIRef(FK + "HeaderNumber")
+    with_header = max(
+        (g for _, g in pages if (None, RDF.type, header_number) in g), key=len, default=None
+    )
+    tried = self_test(richest, tbox, shapes, problems, with_header)
     print(f"   {tried} broken copies in {time.monotonic() - t:.1f} s", flush=True)
 
     jobs_ready.wait()
