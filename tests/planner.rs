@@ -883,3 +883,45 @@ fn words_the_page_does_not_have_are_not_answered() {
         &[Fails],
     );
 }
+
+/// A table that lost its first row into the header: the first quarter's
+/// prices are printed in the column headers.
+const LOST_FIRST_ROW: TableRows = &[
+    &["", "high $ 17.84", "low $ 4.11"],
+    &["second quarter", "9.17", "3.55"],
+    &["third quarter", "4.61", "1.56"],
+];
+
+#[test]
+fn numbers_printed_in_column_headers_are_candidates() {
+    let conv = conversation(
+        LOST_FIRST_ROW,
+        "the high and low sales prices of the common stock were as follows .",
+    );
+    let mut session = Session::new(&conv).expect("the page's graph builds");
+    let mut planner = RulesPlanner::new().expect("the planner loads its patterns");
+    let considered = |trace: &finkg::trace::TurnTrace| -> Vec<String> {
+        trace
+            .grounding
+            .iter()
+            .flat_map(|g| g.candidates.iter().map(|c| c.source.clone()))
+            .collect()
+    };
+    // the header's number is weighed (no row names the first quarter)
+    let trace = session.ask(
+        &mut planner,
+        "what was the high price in the first quarter?",
+    );
+    let first = considered(&trace);
+    assert!(
+        first
+            .iter()
+            .any(|c| c == "column header `high $ 17.84` = $ 17.84"),
+        "{first:?}"
+    );
+    let trace = session.ask(
+        &mut planner,
+        "what was the high price in the second quarter?",
+    );
+    assert_eq!(trace.answer, Some(Answer::Number(dec("9.17"))));
+}

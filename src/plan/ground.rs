@@ -14,7 +14,7 @@
 //! feature name, for refitting) and read on the other half.
 
 use super::cues::{boundary_of, Boundary, Cues, BEGINNING_MARK, END_MARK};
-use super::operand::{cell_operand, fact_operand, GroundingNote, Operand, Whole};
+use super::operand::{cell_operand, fact_operand, header_operand, GroundingNote, Operand, Whole};
 use crate::kg::{CellEntry, FactEntry, Schema};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
@@ -75,6 +75,7 @@ features! {
     fact_year_in_sentence = 0.4, "The number has no year of its own, but its sentence prints the year asked.";
     fact_year_absent = -0.5, "A year is asked and the number's sentence prints none.";
     fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
+    header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
     text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
     sentence_position = -0.001, "The sentence's position on the page.";
     quarter_match = 0.5, "The question names a quarter and the cell's labels name the same one (by name or closing date).";
@@ -176,6 +177,7 @@ impl FeatureVector {
 enum Target {
     Cell(usize),
     Fact(usize),
+    Header(usize),
 }
 
 /// Grounds mentions in the page's cells and text facts.
@@ -532,6 +534,10 @@ impl<'a> Grounder<'a> {
             let f = self.fact_features(k, fact, &q, q_weight, year, mention);
             out.push((f.score(self.weights), Target::Fact(k), f));
         }
+        for (k, h) in self.schema.header_numbers.iter().enumerate() {
+            let f = self.header_features(h, &q, q_weight, year, mention);
+            out.push((f.score(self.weights), Target::Header(k), f));
+        }
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
         out
     }
@@ -545,6 +551,10 @@ impl<'a> Grounder<'a> {
             Target::Fact(k) => {
                 let f = &self.schema.facts[k];
                 format!("text `{}` in \"{}\"", f.raw, f.context)
+            }
+            Target::Header(k) => {
+                let h = &self.schema.header_numbers[k];
+                format!("column header `{}` = {}", h.column_label, h.raw)
             }
         }
     }
@@ -583,6 +593,7 @@ impl<'a> Grounder<'a> {
                 let mut o = match *t {
                     Target::Cell(k) => cell_operand(&self.schema.cells[k]),
                     Target::Fact(k) => fact_operand(&self.schema.facts[k]),
+                    Target::Header(k) => header_operand(&self.schema.header_numbers[k]),
                 };
                 o.grounding = Some(GroundingNote {
                     mention: mention_text,
@@ -760,6 +771,38 @@ impl<'a> Grounder<'a> {
         f
     }
 
+    fn header_features(
+        &self,
+        h: &crate::kg::schema::HeaderNumberEntry,
+        q: &[&String],
+        q_weight: f64,
+        year: Option<i32>,
+        mention: &[String],
+    ) -> FeatureVector {
+        use Feature as F;
+        let mut f = FeatureVector::default();
+        let label = content_words(&h.words);
+        let hit = self.overlap(q, &label);
+        let caption_hit = self.overlap(q, &self.caption_words);
+        f.set(F::label_match, hit / q_weight);
+        f.set(F::caption_match, caption_hit / q_weight);
+        if hit == 0.0 && caption_hit == 0.0 && !q.is_empty() {
+            f.set(F::no_word_match, 1.0);
+        }
+        f.set(F::phrase, Self::phrase_share(mention, &label));
+        if h.percent && !self.wants_percent {
+            f.set(F::cell_percent_unasked, 1.0);
+        }
+        match (year, h.year) {
+            (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
+            (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
+            (Some(_), None) => f.set(F::cell_year_absent, 1.0),
+            (None, _) => f.set(F::column_position, h.column as f64),
+        }
+        f.set(F::header_source, 1.0);
+        f
+    }
+
     fn fact_features(
         &self,
         k: usize,
@@ -806,7 +849,6 @@ impl<'a> Grounder<'a> {
         f.set(F::sentence_position, fact.sentence as f64);
         f
     }
-
 }
 
 /// Words that meet: equal, or one a short extension of the other

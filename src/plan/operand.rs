@@ -3,6 +3,7 @@
 //! cell position and scale later steps read from it.
 
 use crate::kg::schema::label_scale;
+use crate::kg::schema::{header_number_query, HeaderNumberEntry};
 use crate::kg::{CellEntry, FactEntry};
 use crate::trace::CandidateNote;
 use crate::turn::{ResultRef, Scale, TurnResult, UsedValue, ValueSpec};
@@ -87,6 +88,22 @@ pub(super) fn fact_operand(fact: &FactEntry) -> Operand {
         label: fact.context.clone(),
         cell: None,
         scale: fact.scale.clone(),
+        grounding: None,
+    }
+}
+
+/// The query that reads the number printed in a column header.
+pub(super) fn header_operand(h: &HeaderNumberEntry) -> Operand {
+    Operand {
+        spec: ValueSpec::Sparql {
+            sparql: header_number_query(h.column),
+            description: format!("column header `{}`", h.column_label),
+        },
+        magnitude: h.value.is_sign_negative(),
+        year: h.year,
+        label: h.column_label.clone(),
+        cell: None,
+        scale: label_scale(&h.column_label),
         grounding: None,
     }
 }

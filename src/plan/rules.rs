@@ -725,8 +725,12 @@ impl RulesPlanner {
                 }
             }
             // "from the start of 2010 to the end of 2012": each year's own cue
-            let late_words = self.cues.with_marks(metric, &self.cues.marks_before(&r.text, late));
-            let early_words = self.cues.with_marks(metric, &self.cues.marks_before(&r.text, early));
+            let late_words = self
+                .cues
+                .with_marks(metric, &self.cues.marks_before(&r.text, late));
+            let early_words = self
+                .cues
+                .with_marks(metric, &self.cues.marks_before(&r.text, early));
             let new = g.ground(&late_words, Some(late))?;
             let mut old = g.ground(&early_words, Some(early)).or_else(|e| {
                 // a performance index starts at 100 in its base year
