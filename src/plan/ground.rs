@@ -20,7 +20,10 @@ use crate::planner::PlanError;
 use crate::trace::CandidateNote;
 use crate::turn::Scale;
 use crate::words::{self, content_words};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 macro_rules! features {
     ($($name:ident = $weight:expr, $doc:literal;)*) => {
@@ -184,6 +187,29 @@ enum Target {
 pub(super) struct Grounder<'a> {
     schema: &'a Schema,
     weights: &'a Weights,
+    /// What the grounder knows of the page, whatever the question.
+    page: Rc<PageIndex>,
+    /// The question asks for a rate or percentage, so printed percentages fit.
+    wants_percent: bool,
+    /// The question says "total".
+    asks_total: bool,
+    /// The scale word the question asks its answer in.
+    asked_scale: Option<String>,
+    /// The quarter the question names.
+    asked_quarter: Option<u8>,
+    /// For mentions with these (inherited) words, the row label or text
+    /// context of the value they were inherited from.
+    pub anchor: Option<(Vec<String>, String)>,
+    /// Row labels and text contexts earlier turns read.
+    pub earlier: HashSet<String>,
+}
+
+/// The page's words and structure as the grounder reads them, built once a
+/// page (the turns of a conversation share it) and independent of the
+/// question.
+struct PageIndex {
+    /// What it was built from (see [`page_key`]).
+    key: u64,
     idf: HashMap<String, f64>,
     row_words: Vec<Vec<String>>,
     /// Words of each row's lexicon concept labels (other reports' names for
@@ -195,31 +221,42 @@ pub(super) struct Grounder<'a> {
     column_is_total: Vec<bool>,
     row_boundary: Vec<Option<Boundary>>,
     column_boundary: Vec<Option<Boundary>>,
+    /// The quarter each row and column label names.
+    row_quarter: Vec<Option<u8>>,
+    column_quarter: Vec<Option<u8>>,
     /// No column names a year and fewer than half the rows do: those years
     /// are part of a few rows' names, not the table's period axis.
     row_years_are_names: bool,
     fact_words: Vec<(Vec<String>, Vec<String>)>,
-    /// The question asks for a rate or percentage, so printed percentages fit.
-    wants_percent: bool,
-    /// The question says "total".
-    asks_total: bool,
-    /// The scale word the question asks its answer in.
-    asked_scale: Option<String>,
-    /// The quarter the question names.
-    asked_quarter: Option<u8>,
-    /// The quarter each row and column label names.
-    row_quarter: Vec<Option<u8>>,
-    column_quarter: Vec<Option<u8>>,
-    /// For mentions with these (inherited) words, the row label or text
-    /// context of the value they were inherited from.
-    pub anchor: Option<(Vec<String>, String)>,
-    /// Row labels and text contexts earlier turns read.
-    pub earlier: HashSet<String>,
     /// Words of the sentence just before the table.
     caption_words: Vec<String>,
     /// Every year the page speaks of: in labels (as printed and as fiscal
     /// years), cells, text numbers and sentences.
     page_years: HashSet<i32>,
+    /// Every word the page prints, for [`Grounder::knows`].
+    vocabulary: HashSet<String>,
+}
+
+thread_local! {
+    /// The last page indexed on this thread: a conversation's turns come
+    /// one after another, so each page is indexed once.
+    static LAST_PAGE: RefCell<Option<Rc<PageIndex>>> = const { RefCell::new(None) };
+}
+
+/// A fingerprint of what a page index is built from.
+fn page_key(schema: &Schema, lexicon: bool) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    lexicon.hash(&mut h);
+    schema.rows.hash(&mut h);
+    schema.columns.hash(&mut h);
+    schema.row_concept_labels.hash(&mut h);
+    schema.sentences.hash(&mut h);
+    schema.pre_text_sentences.hash(&mut h);
+    schema.facts.len().hash(&mut h);
+    for f in &schema.facts {
+        (f.sentence, f.token, &f.context, f.year).hash(&mut h);
+    }
+    h.finish()
 }
 
 /// A label's boundary: cue words, or a date on the first or last day of a year.
@@ -238,15 +275,8 @@ fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
     })
 }
 
-impl<'a> Grounder<'a> {
-    pub fn new(
-        schema: &'a Schema,
-        question: &str,
-        lexicon: bool,
-        weights: &'a Weights,
-        cues: &Cues,
-        asked_scale: Option<String>,
-    ) -> Self {
+impl PageIndex {
+    fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
         let row_words: Vec<Vec<String>> =
             schema.rows.iter().map(|(l, _)| content_words(l)).collect();
         let row_alias_words: Vec<Vec<String>> = (0..schema.rows.len())
@@ -283,16 +313,12 @@ impl<'a> Grounder<'a> {
             }
         }
         let n = (row_words.len() + column_words.len() + sentence_words.len()).max(1) as f64;
-        let idf = df
+        let idf: HashMap<String, f64> = df
             .into_iter()
             .map(|(w, d)| (w, (1.0 + n / d as f64).ln()))
             .collect();
-        let q = format!(" {} ", words::tokens(question).join(" "));
-        let wants_percent =
-            cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
         let total_word = cues.total_word.as_str();
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
-        let asks_total = words::tokens(question).iter().any(|w| w == total_word);
         let rows_with_years = schema.rows.iter().filter(|(_, y)| y.is_some()).count();
         let row_years_are_names = schema.columns.iter().all(|(_, y)| y.is_none())
             && rows_with_years > 0
@@ -313,7 +339,14 @@ impl<'a> Grounder<'a> {
             .and_then(|i| sentence_words.get(i))
             .cloned()
             .unwrap_or_default();
+        let vocabulary = idf
+            .keys()
+            .cloned()
+            .chain(row_alias_words.iter().flatten().cloned())
+            .collect();
         Self {
+            key,
+            vocabulary,
             caption_words,
             page_years,
             row_years_are_names,
@@ -329,14 +362,6 @@ impl<'a> Grounder<'a> {
                 .iter()
                 .map(|(l, _)| label_boundary(l, cues))
                 .collect(),
-            schema,
-            weights,
-            anchor: None,
-            earlier: HashSet::new(),
-            wants_percent,
-            asks_total,
-            asked_scale,
-            asked_quarter: words::quarter_in(question),
             row_quarter: schema
                 .rows
                 .iter()
@@ -354,20 +379,56 @@ impl<'a> Grounder<'a> {
             fact_words,
         }
     }
+}
+
+impl<'a> Grounder<'a> {
+    pub fn new(
+        schema: &'a Schema,
+        question: &str,
+        lexicon: bool,
+        weights: &'a Weights,
+        cues: &Cues,
+        asked_scale: Option<String>,
+    ) -> Self {
+        let key = page_key(schema, lexicon);
+        let page = LAST_PAGE.with(|last| {
+            let mut last = last.borrow_mut();
+            match last.as_ref() {
+                Some(p) if p.key == key => Rc::clone(p),
+                _ => {
+                    let p = Rc::new(PageIndex::new(schema, lexicon, cues, key));
+                    *last = Some(Rc::clone(&p));
+                    p
+                }
+            }
+        });
+        let q = format!(" {} ", words::tokens(question).join(" "));
+        let wants_percent =
+            cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
+        let asks_total = words::tokens(question)
+            .iter()
+            .any(|w| *w == cues.total_word);
+        Self {
+            schema,
+            weights,
+            page,
+            wants_percent,
+            asks_total,
+            asked_scale,
+            asked_quarter: words::quarter_in(question),
+            anchor: None,
+            earlier: HashSet::new(),
+        }
+    }
 
     /// Whether the page prints a word (in a label, a concept label or a
     /// sentence).
     pub fn knows(&self, w: &str) -> bool {
-        self.idf.keys().any(|k| same_word(k, w))
-            || self
-                .row_alias_words
-                .iter()
-                .flatten()
-                .any(|k| same_word(k, w))
+        self.page.vocabulary.contains(w) || self.page.vocabulary.iter().any(|k| same_word(k, w))
     }
 
     fn weight(&self, w: &str) -> f64 {
-        self.idf.get(w).copied().unwrap_or(0.0)
+        self.page.idf.get(w).copied().unwrap_or(0.0)
     }
 
     /// Years the table's columns (or rows) name, ascending.
@@ -390,9 +451,12 @@ impl<'a> Grounder<'a> {
         let mut best: Option<(f64, &CellEntry)> = None;
         for c in &self.schema.cells {
             let (label, total) = if c.column == column && c.row != row {
-                (&self.row_words[c.row], self.row_is_total[c.row])
+                (&self.page.row_words[c.row], self.page.row_is_total[c.row])
             } else if c.row == row && c.column != column {
-                (&self.column_words[c.column], self.column_is_total[c.column])
+                (
+                    &self.page.column_words[c.column],
+                    self.page.column_is_total[c.column],
+                )
             } else {
                 continue;
             };
@@ -408,9 +472,10 @@ impl<'a> Grounder<'a> {
             return Some(Whole::One(cell_operand(c)));
         }
         let any_total = self
+            .page
             .row_is_total
             .iter()
-            .chain(&self.column_is_total)
+            .chain(&self.page.column_is_total)
             .any(|t| *t);
         let cells: Vec<&CellEntry> = self
             .schema
@@ -574,7 +639,7 @@ impl<'a> Grounder<'a> {
                 .join(" "),
             year.map(|y| format!(" in {y}")).unwrap_or_default()
         );
-        if let Some(y) = year.filter(|y| !self.page_years.contains(y)) {
+        if let Some(y) = year.filter(|y| !self.page.page_years.contains(y)) {
             return Err(PlanError::NotGrounded {
                 mention: format!(
                     "{mention_text} (no label, cell or sentence of the page is about {y})"
@@ -662,12 +727,12 @@ impl<'a> Grounder<'a> {
     ) -> FeatureVector {
         use Feature as F;
         let mut f = FeatureVector::default();
-        let row = &self.row_words[cell.row];
-        let col = &self.column_words[cell.column];
+        let row = &self.page.row_words[cell.row];
+        let col = &self.page.column_words[cell.column];
         let row_hit = self.overlap(q, row);
         let col_hit = self.overlap(q, col);
         // a word the row and the column both carry counts once
-        let alias = &self.row_alias_words[cell.row];
+        let alias = &self.page.row_alias_words[cell.row];
         let hit: f64 = q
             .iter()
             .filter(|w| {
@@ -679,7 +744,7 @@ impl<'a> Grounder<'a> {
             .map(|w| self.weight(w).max(0.3))
             .sum();
         f.set(F::label_match, hit / q_weight);
-        let caption_hit = self.overlap(q, &self.caption_words);
+        let caption_hit = self.overlap(q, &self.page.caption_words);
         f.set(F::caption_match, caption_hit / q_weight);
         if hit == 0.0 && caption_hit == 0.0 && !q.is_empty() {
             f.set(F::no_word_match, 1.0);
@@ -695,17 +760,19 @@ impl<'a> Grounder<'a> {
             F::phrase,
             Self::phrase_share(mention, row).max(Self::phrase_share(mention, col)),
         );
-        if row_hit == 0.0 && col_hit > 0.0 && self.row_is_total[cell.row] {
+        if row_hit == 0.0 && col_hit > 0.0 && self.page.row_is_total[cell.row] {
             f.set(F::total_row_for_column, 1.0);
         }
         if col_hit == 0.0
             && row_hit > 0.0
             && cell.column_year.is_none()
-            && self.column_is_total[cell.column]
+            && self.page.column_is_total[cell.column]
         {
             f.set(F::total_column_for_row, 1.0);
         }
-        if self.asks_total && (self.row_is_total[cell.row] || self.column_is_total[cell.column]) {
+        if self.asks_total
+            && (self.page.row_is_total[cell.row] || self.page.column_is_total[cell.column])
+        {
             f.set(F::total_asked, 1.0);
         }
         if cell.percent && !self.wants_percent {
@@ -714,7 +781,7 @@ impl<'a> Grounder<'a> {
         if let Some(b) = boundary {
             // the row's cue speaks first ("balance at january 1" in a column
             // "year ended december 31")
-            match self.row_boundary[cell.row].or(self.column_boundary[cell.column]) {
+            match self.page.row_boundary[cell.row].or(self.page.column_boundary[cell.column]) {
                 Some(l) if l == b => f.set(F::boundary_agrees, 1.0),
                 Some(_) => f.set(F::boundary_conflicts, 1.0),
                 None => {}
@@ -728,7 +795,10 @@ impl<'a> Grounder<'a> {
             }
         }
         if let Some(q) = self.asked_quarter {
-            let labels = [self.row_quarter[cell.row], self.column_quarter[cell.column]];
+            let labels = [
+                self.page.row_quarter[cell.row],
+                self.page.column_quarter[cell.column],
+            ];
             if labels.contains(&Some(q)) {
                 f.set(F::quarter_match, 1.0);
             } else if labels.iter().flatten().any(|l| *l != q) {
@@ -739,7 +809,7 @@ impl<'a> Grounder<'a> {
             f.set(F::earlier_row, 1.0);
         }
         let cell_year = cell.column_year.or(cell.row_year);
-        if self.row_years_are_names && cell.column_year.is_none() {
+        if self.page.row_years_are_names && cell.column_year.is_none() {
             // "2007 net revenue ... rider revenue ... 2008 net revenue": the
             // years name a few rows; a year asked does not rule out the others
             match (year, cell_year) {
@@ -783,7 +853,7 @@ impl<'a> Grounder<'a> {
         let mut f = FeatureVector::default();
         let label = content_words(&h.words);
         let hit = self.overlap(q, &label);
-        let caption_hit = self.overlap(q, &self.caption_words);
+        let caption_hit = self.overlap(q, &self.page.caption_words);
         f.set(F::label_match, hit / q_weight);
         f.set(F::caption_match, caption_hit / q_weight);
         if hit == 0.0 && caption_hit == 0.0 && !q.is_empty() {
@@ -814,7 +884,7 @@ impl<'a> Grounder<'a> {
     ) -> FeatureVector {
         use Feature as F;
         let mut f = FeatureVector::default();
-        let (ctx, sent) = &self.fact_words[k];
+        let (ctx, sent) = &self.page.fact_words[k];
         let sentence_hit = self.overlap(q, sent);
         f.set(F::context_match, self.overlap(q, ctx) / q_weight);
         f.set(F::sentence_match, sentence_hit / q_weight);
