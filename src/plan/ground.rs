@@ -405,9 +405,7 @@ impl<'a> Grounder<'a> {
         let q = format!(" {} ", words::tokens(question).join(" "));
         let wants_percent =
             cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
-        let asks_total = words::tokens(question)
-            .iter()
-            .any(|w| *w == cues.total_word);
+        let asks_total = words::tokens(question).contains(&cues.total_word);
         Self {
             schema,
             weights,
