@@ -624,7 +624,22 @@ impl<'a> Grounder<'a> {
 
     /// The cell or text number a mention names, for a year.
     pub fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
-        if let Some(o) = self.ground_anchor(mention, year) {
+        if let Some(mut o) = self.ground_anchor(mention, year) {
+            // "and in 2007?": no words of its own, the row asked before
+            o.grounding = Some(GroundingNote {
+                mention: format!(
+                    "(the row or sentence of the value asked before){}",
+                    year.map(|y| format!(" in {y}")).unwrap_or_default()
+                ),
+                candidates: vec![CandidateNote {
+                    source: match &o.spec {
+                        crate::turn::ValueSpec::Sparql { description, .. } => description.clone(),
+                        other => format!("{other:?}"),
+                    },
+                    score: 0.0,
+                    features: vec![("same_row_as_before".into(), 0.0)],
+                }],
+            });
             return Ok(o);
         }
         let mention_text = format!(
