@@ -6,9 +6,20 @@
 //! [`crate::kg::Schema`]), the question and the conversation's own earlier
 //! results, never gold.
 
+mod build;
+mod change;
+mod compare;
 mod cues;
 pub mod ground;
+mod history;
+mod mention;
 mod operand;
+mod operations;
+mod ratio;
+mod read;
 pub mod rules;
+mod sum;
+mod template;
+mod turn;
 
 pub use rules::RulesPlanner;

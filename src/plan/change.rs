@@ -1,0 +1,269 @@
+//! The operands of a change or percentage change: later and earlier value
+//! (from years printed in the question, earlier results, or the years of
+//! the last change), and the two mentions of "A less B" and "X without Y".
+
+use super::cues::split_at_first;
+use super::history::{last_change, last_result, result_with_year};
+use super::mention::strip_ratio_lead;
+use super::operand::{constant_operand, operand_from_used, reference_operand, Operand, Whole};
+use super::read::{first_year, Operation};
+use super::rules::RulesPlanner;
+use super::turn::Turn;
+use crate::kg::{CellEntry, Schema};
+use crate::planner::PlanError;
+use crate::turn::{MetricType, TurnResult};
+use rust_decimal::Decimal;
+
+/// What a change is computed from.
+pub(super) enum ChangeInputs {
+    /// Later and earlier value.
+    Pair(Operand, Operand),
+    /// An earlier change and the value it started from.
+    OfChange(Operand, Operand),
+}
+
+use ChangeInputs::Pair;
+
+impl RulesPlanner {
+    /// Operands of a change: later and earlier.
+    pub(super) fn change_operands(&self, t: &Turn<'_>) -> Result<ChangeInputs, PlanError> {
+        let (r, g, history) = (&t.r, &t.g, t.history.as_slice());
+        let no_metric = t.own_metric.is_empty();
+        // "that less 1", "the value in 2017 less an initial $100 investment"
+        if let Some(c) = r.constants.last().copied() {
+            let base = if r.refers || no_metric {
+                last_result(history)?
+            } else {
+                g.ground(&t.metric, r.years.last().copied())?
+            };
+            return Ok(Pair(base, constant_operand(c)));
+        }
+        let mut years = r.years.clone();
+        years.dedup();
+        if years.len() >= 2 {
+            return self.change_between_years(t, &years);
+        }
+        if no_metric || r.refers {
+            if let Some(inputs) = change_of_earlier_results(t, &years) {
+                return Ok(inputs);
+            }
+            // "what was the change in this performance value from 2001 to 2006" on one year
+        }
+        if years.len() == 1 {
+            return self.change_over_year(t, years[0]);
+        }
+        change_over_inherited_years(t)
+    }
+
+    /// A change between the first and last year the question prints.
+    fn change_between_years(&self, t: &Turn<'_>, years: &[i32]) -> Result<ChangeInputs, PlanError> {
+        let (r, g) = (&t.r, &t.g);
+        let (a, b) = (years[0], years[years.len() - 1]);
+        let (late, early) = if a >= b { (a, b) } else { (b, a) };
+        if t.own_metric.is_empty() {
+            // "and from 2013 to 2014, what was that increase" — reuse values of earlier turns when they match
+            if let (Some(n), Some(o)) = (
+                result_with_year(&t.history, late),
+                result_with_year(&t.history, early),
+            ) {
+                return Ok(Pair(n, o));
+            }
+        }
+        // "from the start of 2010 to the end of 2012": each year's own cue
+        let late_words = self
+            .cues
+            .with_marks(&t.metric, &self.cues.marks_before(&r.text, late));
+        let early_words = self
+            .cues
+            .with_marks(&t.metric, &self.cues.marks_before(&r.text, early));
+        let new = g.ground(&late_words, Some(late))?;
+        let mut old = g.ground(&early_words, Some(early)).or_else(|e| {
+            // a performance index starts at 100 in its base year
+            if is_index_table(t.schema) {
+                Ok(constant_operand(Decimal::ONE_HUNDRED))
+            } else {
+                Err(e)
+            }
+        })?;
+        // a table printing a year twice (quarter and full year): the
+        // columns that sit together
+        let new = g.nearest_twin(new, &old);
+        old = g.nearest_twin(old, &new);
+        Ok(Pair(new, old))
+    }
+
+    /// A change over the one year the question prints: over an index's
+    /// whole period, over the years of the last change that holds it, or
+    /// from the year before.
+    fn change_over_year(&self, t: &Turn<'_>, y: i32) -> Result<ChangeInputs, PlanError> {
+        let (g, metric) = (&t.g, t.metric.as_slice());
+        // "over the five year period ended 2017" on a performance index:
+        // from its base of 100
+        if is_index_table(t.schema) && self.names_whole_period(&t.r.text) {
+            let new = g.ground(metric, Some(y))?;
+            return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+        }
+        // a change over a named year, or from the inherited years
+        if let Some(prev) = last_change(&t.history) {
+            let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
+            if ys.len() == 2 && ys.contains(&y) {
+                let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
+                let old = g.ground(metric, Some(ys[0].min(ys[1])))?;
+                return Ok(Pair(new, old));
+            }
+        }
+        let new = g.ground(metric, Some(y))?;
+        let old = match g.ground(metric, Some(y - 1)) {
+            Ok(o) => o,
+            Err(_) if is_index_table(t.schema) => constant_operand(Decimal::ONE_HUNDRED),
+            Err(e) => return Err(e),
+        };
+        Ok(Pair(new, old))
+    }
+
+    /// "what would 2005 operating income be without the commercial banking
+    /// segment?": the total the named part belongs to, and the part.
+    pub(super) fn total_without(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let (r, g) = (&t.r, &t.g);
+        let (left, right) = split_at_first(&r.text, &self.cues.exclusion_connector)?;
+        let part_words = self.cues.mention_words(right);
+        if self.cues.specific(&part_words).is_empty() {
+            return None;
+        }
+        let year = r.years.first().copied().or(t.last_year);
+        // the whole's words say which column the part is read in
+        let left_words = self.cues.mention_words(left);
+        let mut words = part_words.clone();
+        words.extend(self.cues.specific(&left_words));
+        let part = g.ground(&words, year).ok()?;
+        match g.total_for(&part, &left_words)? {
+            Whole::One(total) => Some((total, part)),
+            Whole::Sum(_) => None,
+        }
+    }
+
+    /// "what is revenue less net income?": two different values, each named
+    /// on its side of "less" (or "minus").
+    pub(super) fn difference_of_mentions(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let (r, g) = (&t.r, &t.g);
+        let (left, right) = split_at_first(&r.text, &self.cues.difference_connector)?;
+        let left = strip_ratio_lead(left, &self.cues);
+        let (wl, wr) = (
+            self.cues.mention_words(left),
+            self.cues.mention_words(right),
+        );
+        if self.cues.specific(&wl).is_empty() || self.cues.specific(&wr).is_empty() {
+            return None;
+        }
+        let year = r.years.first().copied();
+        let x = g.ground(&wl, first_year(&self.cues, left).or(year)).ok()?;
+        let y = g.ground(&wr, first_year(&self.cues, right).or(year)).ok()?;
+        (x.spec != y.spec).then_some((x, y))
+    }
+
+    /// "the cumulative return", "over the five-year period": a change
+    /// measured over an index's whole period.
+    fn names_whole_period(&self, text: &str) -> bool {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        super::cues::contains_any(text, &self.cues.whole_period)
+            || toks.iter().any(|t| t.ends_with("-year"))
+            || toks.windows(2).any(|w| {
+                (self.cues.number_word(w[0]).is_some() || w[0].parse::<u32>().is_ok())
+                    && w[1].starts_with("year")
+            })
+    }
+}
+
+/// A change of earlier results: a percentage change of the last change
+/// over the value it started from, an index's last value over its base of
+/// 100, or the last two values asked (first-asked minus second-asked).
+fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs> {
+    let history = t.history.as_slice();
+    let values: Vec<&&TurnResult> = history
+        .iter()
+        .filter(|h| h.metric_type == MetricType::Value)
+        .collect();
+    if t.r.op == Operation::PercentageChange {
+        if let Some(change) = history
+            .iter()
+            .rev()
+            .find(|h| h.metric_type == MetricType::Change)
+        {
+            if let Some(old) = change.variables.get(1) {
+                return Some(ChangeInputs::OfChange(
+                    reference_operand(change),
+                    operand_from_used(old),
+                ));
+            }
+        }
+    }
+    let last_two_are_values = history.len() >= 2
+        && history[history.len() - 2..]
+            .iter()
+            .all(|h| h.metric_type == MetricType::Value);
+    if is_index_table(t.schema)
+        && years.is_empty()
+        && !last_two_are_values
+        && history
+            .last()
+            .is_some_and(|h| h.metric_type == MetricType::Value)
+    {
+        if let Some(last) = history.last() {
+            return Some(Pair(
+                reference_operand(last),
+                constant_operand(Decimal::ONE_HUNDRED),
+            ));
+        }
+    }
+    if values.len() >= 2 {
+        let x = values[values.len() - 2];
+        let y = values[values.len() - 1];
+        return Some(Pair(reference_operand(x), reference_operand(y)));
+    }
+    None
+}
+
+/// No year printed: the years of the last change, else the page's last two.
+fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> {
+    let (g, metric) = (&t.g, t.metric.as_slice());
+    if let Some(prev) = last_change(&t.history) {
+        let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
+        if ys.len() >= 2 && ys[0] != ys[1] {
+            let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
+            let old = g.ground(metric, Some(ys[0].min(ys[1])))?;
+            return Ok(Pair(new, old));
+        }
+    }
+    let ys = g.years();
+    if ys.len() >= 2 {
+        let new = g.ground(metric, Some(ys[ys.len() - 1]))?;
+        let old = g.ground(metric, Some(ys[ys.len() - 2]))?;
+        return Ok(Pair(new, old));
+    }
+    Err(PlanError::Unsupported(format!(
+        "a change needs two periods: `{}`",
+        t.r.text.trim()
+    )))
+}
+
+/// A stock-performance table: an index whose first column starts at 100.
+fn is_index_table(schema: &Schema) -> bool {
+    let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.column == 0).collect();
+    !firsts.is_empty()
+        && firsts
+            .iter()
+            .filter(|c| c.value == Decimal::ONE_HUNDRED)
+            .count()
+            * 2
+            >= firsts.len()
+        || schema.rows.first().is_some_and(|_| {
+            let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.row == 0).collect();
+            firsts.len() >= 2
+                && schema
+                    .cells
+                    .iter()
+                    .filter(|c| c.column == 0 && c.value == Decimal::ONE_HUNDRED)
+                    .count()
+                    >= 2
+        })
+}

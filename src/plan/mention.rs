@@ -1,0 +1,161 @@
+//! One mention of a value inside a question ("that long-term debt", "the
+//! 2011 value", "revenue"): a reference to an earlier result, a constant,
+//! or a value grounded in the page; and the tests of whether a piece of
+//! the question points back at an earlier result.
+
+use super::cues::{contains_any, contains_phrase, Cues};
+use super::ground::same_word;
+use super::history::{last_result, result_with_year};
+use super::operand::{constant_operand, operand_from_used, reference_operand, Operand};
+use super::read::question_numbers;
+use super::rules::RulesPlanner;
+use super::turn::Turn;
+use crate::planner::PlanError;
+use crate::turn::{MetricType, TurnResult, UsedValue};
+use crate::words::content_words;
+use rust_decimal::Decimal;
+
+impl RulesPlanner {
+    /// One side of a ratio, product or difference: a reference to an
+    /// earlier result or a grounded value.
+    pub(super) fn mention(
+        &self,
+        text: &str,
+        t: &Turn<'_>,
+        year_default: Option<i32>,
+    ) -> Result<Operand, PlanError> {
+        let (years, constants) = question_numbers(&self.cues, text);
+        // words the page never prints ("represent") say nothing about which
+        // value is meant
+        let words: Vec<String> = self
+            .cues
+            .mention_words(text)
+            .into_iter()
+            .filter(|w| w.starts_with('@') || t.g.knows(w))
+            .collect();
+        let own = self.cues.specific(&words);
+        let kind = self.earlier_kind(text);
+        if self.refers_in(text) && kind.is_none() && !own.is_empty() {
+            // "that long-term debt": the value of that name used earlier
+            if let Some(v) = used_value_named(&t.history, &own, years.first().copied()) {
+                return Ok(operand_from_used(v));
+            }
+        }
+        if self.refers_in(text) || own.is_empty() {
+            let earlier = self.earlier_mention(t, kind, &years, &constants, &words, &own)?;
+            if let Some(o) = earlier {
+                return Ok(o);
+            }
+        }
+        let year = years.first().copied().or(year_default);
+        let mut w = words;
+        if self.cues.specific(&w).is_empty() {
+            w = self.cues.with_marks(&t.metric, &w);
+        }
+        t.g.ground(&w, year)
+    }
+
+    /// The kind of earlier result a mention names: "that change", "the
+    /// sum", "that ratio".
+    fn earlier_kind(&self, text: &str) -> Option<MetricType> {
+        let t = format!(" {} ", text.trim());
+        if contains_any(&t, &self.cues.change_word) {
+            Some(MetricType::Change)
+        } else if (contains_any(&t, &self.cues.sum_word)
+            || contains_any(&t, &self.cues.weak_sum_trigger))
+            && self.refers_in(text)
+        {
+            Some(MetricType::Sum)
+        } else if contains_any(&t, &self.cues.ratio_word) && self.refers_in(text) {
+            Some(MetricType::Ratio)
+        } else {
+            None
+        }
+    }
+
+    /// A mention that points back, or has no words of its own: the last
+    /// result of its kind, the value about its year, or its constant, or
+    /// the last result.
+    fn earlier_mention(
+        &self,
+        t: &Turn<'_>,
+        kind: Option<MetricType>,
+        years: &[i32],
+        constants: &[Decimal],
+        words: &[String],
+        own: &[String],
+    ) -> Result<Option<Operand>, PlanError> {
+        let history = t.history.as_slice();
+        if let Some(kind) = kind {
+            if let Some(h) = history.iter().rev().find(|h| {
+                h.metric_type == kind
+                    || (kind == MetricType::Change && h.metric_type == MetricType::PercentageChange)
+            }) {
+                return Ok(Some(reference_operand(h)));
+            }
+        }
+        if let Some(y) = years.first() {
+            if let Some(o) = result_with_year(history, *y) {
+                return Ok(Some(o));
+            }
+            return t
+                .g
+                .ground(&self.cues.with_marks(&t.metric, words), Some(*y))
+                .map(Some);
+        }
+        if own.is_empty() {
+            if let Some(c) = constants.first() {
+                return Ok(Some(constant_operand(*c)));
+            }
+            return last_result(history).map(Some);
+        }
+        Ok(None)
+    }
+
+    /// Whether a side of a ratio points back at an earlier result; "the
+    /// total X" names a total of the page, not an earlier sum.
+    pub(super) fn names_earlier(&self, text: &str) -> bool {
+        let t = format!(" {} ", text.trim()).replace(" the total ", " total ");
+        self.refers_in(&t)
+    }
+
+    /// Whether a piece of the question holds a reference phrase.
+    pub(super) fn refers_in(&self, text: &str) -> bool {
+        let t = format!(" {} ", text.trim());
+        self.reference_phrases
+            .iter()
+            .any(|p| contains_phrase(&t, p))
+    }
+}
+
+/// The latest value an earlier turn read from the page under a name that
+/// holds all of `own` (and about `year`, if given).
+fn used_value_named<'h>(
+    history: &[&'h TurnResult],
+    own: &[String],
+    year: Option<i32>,
+) -> Option<&'h UsedValue> {
+    history
+        .iter()
+        .rev()
+        .copied()
+        .flat_map(|h| h.variables.iter())
+        .find(|v| {
+            let label = content_words(v.metric.as_deref().unwrap_or(&v.description));
+            v.sparql.is_some()
+                && year.is_none_or(|y| v.year == Some(y))
+                && own.iter().all(|w| label.iter().any(|l| same_word(l, w)))
+        })
+}
+
+/// `left` after the last ratio lead it holds ("what is the ratio of").
+pub(super) fn strip_ratio_lead<'t>(left: &'t str, cues: &Cues) -> &'t str {
+    let mut s = left;
+    for lead in &cues.ratio_lead {
+        let lead = format!(" {lead} ");
+        if let Some(p) = s.find(&lead) {
+            s = &s[p + lead.len()..];
+        }
+    }
+    s
+}

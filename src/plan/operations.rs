@@ -1,0 +1,220 @@
+//! One step per operation: find the operands of the turn's operation, add
+//! them to the plan under their names, and write the formula from the
+//! operation's calculation pattern template (`Formulas`).
+
+use super::build::{grouped, PlanBuilder};
+use super::change::ChangeInputs;
+use super::cues::split_at_first;
+use super::history::last_result;
+use super::mention::strip_ratio_lead;
+use super::operand::{reference_operand, Operand, Whole};
+use super::read::Operation;
+use super::rules::RulesPlanner;
+use super::sum::SumTerms;
+use super::turn::Turn;
+use crate::planner::PlanError;
+use crate::turn::Scale;
+use rust_decimal::Decimal;
+
+impl RulesPlanner {
+    /// The operation the turn is recorded as, and its formula over the
+    /// values added to `b`.
+    pub(super) fn operation_formula(
+        &self,
+        t: &Turn<'_>,
+        b: &mut PlanBuilder,
+    ) -> Result<(Operation, String), PlanError> {
+        let r = &t.r;
+        let difference_pair = if r.op == Operation::Lookup && r.less {
+            self.difference_of_mentions(t)
+        } else if r.op == Operation::Lookup {
+            self.total_without(t)
+        } else {
+            None
+        };
+        if let Some((x, y)) = difference_pair {
+            // "A less B", "X without Y" are recorded as changes, which later turns may name
+            let formula = self.change_pair_formula(b, Operation::Change, x, y)?;
+            return Ok((Operation::Change, formula));
+        }
+        let formula = match r.op {
+            Operation::Lookup => self.lookup_formula(t, b)?,
+            Operation::Product if r.constants.is_empty() => self.product_of_mentions(t, b)?,
+            Operation::Product | Operation::Quotient => self.by_constant_formula(t, b)?,
+            Operation::Scale => self.scale_formula(t, b)?,
+            Operation::Comparison => self.comparison_formula(t, b)?,
+            Operation::Change | Operation::PercentageChange => self.change_formula(t, b)?,
+            Operation::Ratio => self.ratio_formula(t, b)?,
+            Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
+        };
+        Ok((r.op, formula))
+    }
+
+    /// One value; "what was the total, in thousands?" of "$ 8.5 million"
+    /// converts it to the scale asked for (the scale pattern's template).
+    fn lookup_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        let year = t.r.years.first().copied().or(t.last_year);
+        let o = t.g.ground(&t.metric, year)?;
+        let asked = self.asked_scale(&t.r.text);
+        let printed = o.scale.as_ref().map(Scale::multiplier);
+        let v = b.add("value", o);
+        match (printed, asked) {
+            (Some(from), Some(to)) if from != to => {
+                let f = b.constant("from_scale", from);
+                let to = b.constant("to_scale", to);
+                let slots = [("a", v.as_str()), ("from", &f), ("to", &to)];
+                self.formulas.fill(Operation::Scale, &slots, &[])
+            }
+            _ => self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]),
+        }
+    }
+
+    /// "what is the ratio times the 2011 value?": two mentioned factors.
+    fn product_of_mentions(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        let (left, right) = split_at_first(&t.r.text, &self.cues.product_connector)
+            .ok_or_else(|| PlanError::Unsupported("a product needs two factors".into()))?;
+        let left = strip_ratio_lead(left, &self.cues);
+        let x = self.mention(left, t, t.last_year)?;
+        let y = self.mention(right, t, t.last_year)?;
+        let a = b.add("factor", x);
+        let c = b.add("factor", y);
+        self.formulas
+            .fill(Operation::Product, &[("a", &a), ("n", &c)], &[])
+    }
+
+    /// An earlier result (or a named value) times or divided by the
+    /// question's last constant.
+    fn by_constant_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        let r = &t.r;
+        let base = if r.refers || t.own_metric.is_empty() {
+            last_result(&t.history)?
+        } else {
+            t.g.ground(&t.metric, r.years.first().copied().or(t.last_year))?
+        };
+        let a = b.add("base", base);
+        let n = r.constants.last().copied().unwrap_or(Decimal::ONE);
+        let c = b.constant("n", n);
+        self.formulas.fill(r.op, &[("a", &a), ("n", &c)], &[])
+    }
+
+    /// The last result restated in the scale asked for.
+    fn scale_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        let last = t
+            .history
+            .last()
+            .ok_or_else(|| PlanError::NoEarlierResult("this is the first answered turn".into()))?;
+        let (from, to) = self.scales(last, &t.r.text, t.schema);
+        let a = b.add("base", reference_operand(last));
+        let f = b.constant("from_scale", from);
+        let to = b.constant("to_scale", to);
+        let slots = [("a", a.as_str()), ("from", &f), ("to", &to)];
+        self.formulas.fill(Operation::Scale, &slots, &[])
+    }
+
+    /// Whether the first value is greater than the second.
+    fn comparison_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        let (x, y) = self.comparison_operands(t)?;
+        let a = b.add("first", x);
+        let c = b.add("second", y);
+        self.formulas
+            .fill(Operation::Comparison, &[("a", &a), ("b", &c)], &[])
+    }
+
+    /// A change or percentage change of two values; a percentage change of
+    /// an earlier change is that change over the value it started from,
+    /// the shape of the ratio template.
+    fn change_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        match self.change_operands(t)? {
+            ChangeInputs::Pair(new, old) => self.change_pair_formula(b, t.r.op, new, old),
+            ChangeInputs::OfChange(change, old) => {
+                let c = b.add("change", change);
+                let o = b.add("old", old);
+                self.formulas
+                    .fill(Operation::Ratio, &[("part", &c), ("whole", &o)], &[])
+            }
+        }
+    }
+
+    /// `op`'s template (change or percentage change) over new and old.
+    fn change_pair_formula(
+        &self,
+        b: &mut PlanBuilder,
+        op: Operation,
+        new: Operand,
+        old: Operand,
+    ) -> Result<String, PlanError> {
+        let n = b.add("new", new);
+        let o = b.add("old", old);
+        self.formulas.fill(op, &[("new", &n), ("old", &o)], &[])
+    }
+
+    /// Part over whole. A whole that is a column's sum is the sum template
+    /// in the whole's slot; a part and whole printed in different scales
+    /// are each multiplied by their scale (the product template) first.
+    fn ratio_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        let (num, den) = self.ratio_operands(t)?;
+        let part_scale = num.scale.as_ref().map(Scale::multiplier);
+        let n = b.add("part", num);
+        let (part, whole) = match den {
+            Whole::One(den) => {
+                let whole_scale = den.scale.as_ref().map(Scale::multiplier);
+                let d = b.add("whole", den);
+                match (part_scale, whole_scale) {
+                    // "$ 8.5 million" of a table "( in thousands )"
+                    (Some(p), Some(w)) if p != w => {
+                        let ps = b.constant("part_scale", p);
+                        let ws = b.constant("whole_scale", w);
+                        let scaled = |x: &str, s: &str| {
+                            self.formulas
+                                .fill(Operation::Product, &[("a", x), ("n", s)], &[])
+                        };
+                        (grouped(&scaled(&n, &ps)?), grouped(&scaled(&d, &ws)?))
+                    }
+                    _ => (n, d),
+                }
+            }
+            Whole::Sum(terms) => {
+                let d: Vec<String> = terms.into_iter().map(|t| b.add("whole", t)).collect();
+                (n, grouped(&self.formulas.sum(&d)?))
+            }
+        };
+        self.formulas
+            .fill(Operation::Ratio, &[("part", &part), ("whole", &whole)], &[])
+    }
+
+    /// A sum of its terms, or an average: the average template over two or
+    /// more terms, an earlier sum (or one value) over the count by the
+    /// quotient template.
+    fn sum_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        let terms = match self.sum_operands(t) {
+            Ok(terms) => terms,
+            // "the weighted average discount rate in 2015": a look-up after all
+            Err(PlanError::Unsupported(_)) => SumTerms::Values(vec![t
+                .g
+                .ground(&t.metric, t.r.years.first().copied().or(t.last_year))?]),
+            Err(e) => return Err(e),
+        };
+        let (names, count): (Vec<String>, usize) = match terms {
+            SumTerms::Values(ops) => {
+                let n = ops.len();
+                (ops.into_iter().map(|o| b.add("term", o)).collect(), n)
+            }
+            SumTerms::SumResult(o, n) => (vec![b.add("sum", o)], n),
+        };
+        if t.r.op == Operation::Sum {
+            return self.formulas.sum(&names);
+        }
+        let c = b.constant("count", Decimal::from(count as u64));
+        match names.as_slice() {
+            [a, b2, more @ ..] => {
+                let slots = [("a", a.as_str()), ("b", b2), ("n", &c)];
+                self.formulas.fill(Operation::Average, &slots, more)
+            }
+            _ => {
+                let sum = self.formulas.sum(&names)?;
+                self.formulas
+                    .fill(Operation::Quotient, &[("a", &sum), ("n", &c)], &[])
+            }
+        }
+    }
+}

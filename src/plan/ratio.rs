@@ -1,0 +1,188 @@
+//! The operands of a ratio: the part and the whole. A share ("what
+//! percentage of the total X is Y") splits the question at its verb; a
+//! ratio ("A as a portion of B") at its connector; a bare "what is the
+//! ratio?" takes the last two results.
+
+use super::ground::same_word;
+use super::history::last_two;
+use super::mention::strip_ratio_lead;
+use super::operand::{Operand, Whole};
+use super::read::first_year;
+use super::rules::RulesPlanner;
+use super::turn::Turn;
+use crate::planner::PlanError;
+use crate::turn::ValueSpec;
+use crate::words::{self, content_words};
+
+/// A part and its whole, when a reading of the question finds both.
+type PartWhole = Option<(Operand, Whole)>;
+
+impl RulesPlanner {
+    /// Operands of a ratio: part and whole.
+    pub(super) fn ratio_operands(&self, t: &Turn<'_>) -> Result<(Operand, Whole), PlanError> {
+        let year_default = t.r.years.last().copied().or(t.last_year);
+        for lead in &self.cues.share_lead {
+            if let Some(found) = self.share_of_whole(t, lead, year_default)? {
+                return Ok(found);
+            }
+        }
+        if let Some(found) = self.ratio_by_connector(t, year_default)? {
+            return Ok(found);
+        }
+        // "what is the ratio?" — the last two results
+        let (x, y) = last_two(&t.history)?;
+        Ok((x, Whole::One(y)))
+    }
+
+    /// "what percentage of the total X in 2019 is from the first quarter",
+    /// "what portion of this price was dedicated to goodwill": the whole
+    /// after the lead, the part after the first verb (failing that, after
+    /// a preposition).
+    fn share_of_whole(
+        &self,
+        t: &Turn<'_>,
+        lead: &str,
+        year_default: Option<i32>,
+    ) -> Result<PartWhole, PlanError> {
+        let text = t.r.text.as_str();
+        let lead = format!(" {lead} ");
+        let Some(pos) = text.find(&lead) else {
+            return Ok(None);
+        };
+        // "this change as a portion of the 2010 value": the part is an earlier result
+        if self.refers_in(&text[..pos]) {
+            return Ok(None);
+        }
+        let rest = &text[pos + lead.len()..];
+        // split the whole from the part at the first verb; failing that,
+        // at a preposition ("of total commitments expire in 1-3 years")
+        let split_at = |words: &[String]| -> Option<(&str, &str)> {
+            words
+                .iter()
+                .filter_map(|v| {
+                    let v = format!(" {v} ");
+                    rest.find(&v).map(|i| (i, v.len()))
+                })
+                .min()
+                .map(|(i, n)| (&rest[..i], &rest[i + n..]))
+        };
+        let splits = [
+            split_at(&self.cues.part_whole_verb),
+            split_at(&self.cues.part_whole_preposition),
+        ];
+        for (whole, part) in splits.into_iter().flatten() {
+            if let Some(found) = self.share_split(t, whole, part, year_default)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The part and whole of one split of a share, unless the whole is the
+    /// part itself.
+    fn share_split(
+        &self,
+        t: &Turn<'_>,
+        whole: &str,
+        part: &str,
+        year_default: Option<i32>,
+    ) -> Result<PartWhole, PlanError> {
+        let Some((num, year)) = self.share_part(t, whole, part, year_default) else {
+            return Ok(None);
+        };
+        let whole_words = self.cues.mention_words(whole);
+        let den = if self.names_earlier(whole) {
+            Whole::One(self.mention(whole, t, year)?)
+        } else if let Some(total) = t.g.total_for(&num, &whole_words) {
+            total
+        } else {
+            let mut words = whole_words;
+            if !words.iter().any(|w| w == "total") {
+                words.push("total".into());
+            }
+            Whole::One(t.g.ground(&words, first_year(&self.cues, whole).or(year))?)
+        };
+        if matches!(&den, Whole::One(d) if d.spec == num.spec) {
+            return Ok(None);
+        }
+        Ok(Some((num, den)))
+    }
+
+    /// The part of a share, grounded with the whole's words to place it
+    /// (unless that pulls it onto another row), and its year.
+    fn share_part(
+        &self,
+        t: &Turn<'_>,
+        whole: &str,
+        part: &str,
+        year_default: Option<i32>,
+    ) -> Option<(Operand, Option<i32>)> {
+        let mut part_words = self.cues.mention_words(part);
+        if self.cues.specific(&part_words).is_empty() {
+            return None;
+        }
+        let own_part = self.cues.specific(&part_words);
+        let whole_words = self.cues.mention_words(whole);
+        if self.names_earlier(whole) {
+            // "of that long-term debt": its name still says which row
+            part_words.extend(
+                self.cues
+                    .specific(&whole_words)
+                    .into_iter()
+                    .filter(|w| w != "year"),
+            );
+        } else {
+            part_words.extend(whole_words.iter().cloned());
+        }
+        let year = first_year(&self.cues, part).or(year_default);
+        let mut num = t.g.ground(&part_words, year).ok()?;
+        // the whole's words must not pull the part onto the whole itself
+        let label = match &num.spec {
+            ValueSpec::Sparql { description, .. } => content_words(description),
+            _ => content_words(&num.label),
+        };
+        if !own_part
+            .iter()
+            .any(|w| label.iter().any(|l| same_word(l, w)))
+        {
+            if let Ok(o) = t.g.ground(&own_part, year) {
+                num = o;
+            }
+        }
+        Some((num, year))
+    }
+
+    /// "A as a portion of B", "A to B": the part before the connector, the
+    /// whole after it (a "total" of the part's table when it says so).
+    fn ratio_by_connector(
+        &self,
+        t: &Turn<'_>,
+        year_default: Option<i32>,
+    ) -> Result<PartWhole, PlanError> {
+        let text = t.r.text.as_str();
+        for conn in &self.cues.ratio_connector {
+            let needle = format!(" {conn} ");
+            let Some(pos) = text.find(&needle) else {
+                continue;
+            };
+            let left = &text[..pos];
+            let right = &text[pos + needle.len()..];
+            let left = strip_ratio_lead(left, &self.cues);
+            if content_words(left).is_empty() && !self.refers_in(left) {
+                continue;
+            }
+            let num = self.mention(left, t, year_default)?;
+            let right_words = content_words(right);
+            if words::tokens(right).iter().any(|w| w == "total") && !self.names_earlier(right) {
+                if let Some(total) = t.g.total_for(&num, &right_words) {
+                    return Ok(Some((num, total)));
+                }
+            }
+            let den = self.mention(right, t, year_default)?;
+            if num.spec != den.spec {
+                return Ok(Some((num, Whole::One(den))));
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,355 @@
+//! Reading a question: its normalised text, the years and constants printed
+//! in it, the operation its trigger phrases ask for (with phrases that are
+//! part of a row or column label, and spans of time, masked out), and the
+//! words that name what is asked about.
+
+use super::cues::{contains_any, contains_phrase, Cues};
+use super::rules::RulesPlanner;
+use crate::kg::Schema;
+use crate::turn::MetricType;
+use crate::words::{self, content_words};
+use rust_decimal::Decimal;
+use std::collections::HashSet;
+use std::str::FromStr;
+
+/// The operations the rules planner can plan; named as in `fk:operation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// One value.
+    Lookup,
+    /// Later minus earlier.
+    Change,
+    /// (later - earlier) / earlier.
+    PercentageChange,
+    /// part / whole.
+    Ratio,
+    /// a + b (+ ...).
+    Sum,
+    /// mean of values.
+    Average,
+    /// a * n.
+    Product,
+    /// a / n.
+    Quotient,
+    /// a > b.
+    Comparison,
+    /// An earlier result in another scale.
+    Scale,
+}
+
+impl Operation {
+    /// The operation an `fk:operation` name stands for.
+    pub(super) fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "lookup" => Self::Lookup,
+            "change" => Self::Change,
+            "percentage_change" => Self::PercentageChange,
+            "ratio" => Self::Ratio,
+            "sum" => Self::Sum,
+            "average" => Self::Average,
+            "product" => Self::Product,
+            "quotient" => Self::Quotient,
+            "comparison" => Self::Comparison,
+            "scale" => Self::Scale,
+            _ => return None,
+        })
+    }
+
+    /// The metric type a result of the operation is recorded with.
+    pub(super) fn metric_type(self) -> MetricType {
+        match self {
+            Self::Lookup | Self::Scale => MetricType::Value,
+            Self::Change => MetricType::Change,
+            Self::PercentageChange => MetricType::PercentageChange,
+            Self::Ratio | Self::Quotient => MetricType::Ratio,
+            Self::Sum => MetricType::Sum,
+            Self::Average => MetricType::Average,
+            Self::Product => MetricType::Product,
+            Self::Comparison => MetricType::Comparison,
+        }
+    }
+}
+
+/// A question, read.
+#[derive(Debug, Clone)]
+pub(super) struct Reading {
+    /// Lowercased, punctuation spaced out, padded with spaces.
+    pub text: String,
+    pub op: Operation,
+    pub years: Vec<i32>,
+    pub constants: Vec<Decimal>,
+    /// Content words that name what is asked about.
+    pub metric: Vec<String>,
+    pub refers: bool,
+    /// The sum was read from the word "total" alone, which often names a row.
+    pub weak_sum: bool,
+    /// "A less B" with no constant: maybe two mentions to subtract.
+    pub less: bool,
+}
+
+/// The operation a question's triggers settle on, with what it was read from.
+struct Settled {
+    op: Operation,
+    weak_sum: bool,
+    less: bool,
+}
+
+/// Lowercased, punctuation spaced out, single spaces, padded with spaces.
+pub(super) fn normalise_question(q: &str) -> String {
+    let mut out = String::from(" ");
+    for c in q.to_lowercase().chars() {
+        match c {
+            '?' | ',' | ';' | ':' | '"' | '(' | ')' => out.push(' '),
+            '’' => out.push('\''),
+            _ => out.push(c),
+        }
+    }
+    let mut s = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    s.insert(0, ' ');
+    s.push(' ');
+    s
+}
+
+/// Years printed in the question, and the numbers that are operands of the
+/// calculation (`100`, `$ 1`, `1000`), not parts of names.
+pub(super) fn question_numbers(cues: &Cues, text: &str) -> (Vec<i32>, Vec<Decimal>) {
+    let mut years = Vec::new();
+    let mut numbers = Vec::new();
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    for (i, tok) in toks.iter().enumerate() {
+        let prev = i
+            .checked_sub(1)
+            .and_then(|p| toks.get(p))
+            .copied()
+            .unwrap_or("");
+        // a constant of the calculation, not part of a name like "s&p 500"
+        let operand_position = tok.starts_with('$') || cues.constant_lead.iter().any(|w| w == prev);
+        let t = tok
+            .trim_start_matches('$')
+            .trim_end_matches('.')
+            .trim_end_matches('%');
+        if let Some(n) = cues
+            .number_word(t)
+            .filter(|_| cues.number_word_lead.iter().any(|w| w == prev))
+        {
+            numbers.push(n);
+        } else if let Some(y) = crate::kg::text::as_year(t) {
+            years.push(y);
+        } else if t.contains('/') || t.contains('-') {
+            // "12/31/10", "31-dec-2012"
+            years.extend(words::years_in(t));
+        } else if t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+            && t.bytes().any(|b| b.is_ascii_digit())
+        {
+            if let Ok(d) = Decimal::from_str(&t.replace(',', "")) {
+                if operand_position {
+                    numbers.push(d);
+                }
+            }
+        }
+    }
+    (years, numbers)
+}
+
+/// The first year printed in `text`.
+pub(super) fn first_year(cues: &Cues, text: &str) -> Option<i32> {
+    question_numbers(cues, text).0.first().copied()
+}
+
+impl RulesPlanner {
+    /// Reads a question: text, numbers, operation and metric words.
+    pub(super) fn read(&self, question: &str, schema: &Schema) -> Reading {
+        let text = normalise_question(question);
+        let (years, constants) = question_numbers(&self.cues, &text);
+        // Mask phrases of two or more words that the page uses as labels, so
+        // that "weighted average exercise price" does not read as an average.
+        let masked = mask_time_spans(&mask_label_phrases(&text, schema), &self.cues);
+        let refers = self
+            .reference_phrases
+            .iter()
+            .any(|p| contains_phrase(&text, p));
+        let best = self.triggered(&text, &masked, &years, refers);
+        let op = best.map_or(Operation::Lookup, |(op, _)| op);
+        let trigger = best.map(|(_, t)| t).unwrap_or("");
+        let settled = self.settle(op, trigger, &masked, &years, &constants, refers);
+        let metric = self.metric_words(&text, &masked);
+        Reading {
+            text,
+            op: settled.op,
+            years,
+            constants,
+            metric,
+            refers,
+            weak_sum: settled.weak_sum,
+            less: settled.less,
+        }
+    }
+
+    /// The operation of the highest-priority pattern whose trigger the
+    /// question holds, and that trigger.
+    fn triggered(
+        &self,
+        text: &str,
+        masked: &str,
+        years: &[i32],
+        refers: bool,
+    ) -> Option<(Operation, &str)> {
+        let bare = self
+            .cues
+            .continuation_lead
+            .iter()
+            .any(|l| l.contains(' ') && text.starts_with(&format!(" {l} ")));
+        let scale_question = (refers || bare)
+            && years.is_empty()
+            && self.cues.specific(&content_words(text)).is_empty();
+        let mut best: Option<(i64, Operation, &str)> = None;
+        for (op, pattern) in &self.patterns {
+            // "what is that in millions?" restates an earlier result; "what was,
+            // in millions, the total of X?" only names the unit of its value.
+            // The scale asked for may also be a table's unit label, so it is
+            // looked for in the unmasked text.
+            if *op == Operation::Scale && !scale_question {
+                continue;
+            }
+            let haystack = if *op == Operation::Scale {
+                text
+            } else {
+                masked
+            };
+            if let Some(trigger) = pattern
+                .triggers
+                .iter()
+                .find(|t| contains_phrase(haystack, t))
+            {
+                // "what is the average between them, in billions?" is an
+                // average; only a bare restatement is a scale conversion
+                let priority = if *op == Operation::Scale {
+                    0
+                } else {
+                    pattern.priority
+                };
+                if best.is_none_or(|(p, _, _)| priority > p) {
+                    best = Some((priority, *op, trigger.as_str()));
+                }
+            }
+        }
+        best.map(|(_, op, t)| (op, t))
+    }
+
+    /// The triggered operation, corrected by what else the question says: a
+    /// "total" naming one row, a product or quotient without a constant, an
+    /// "A less B" that may be two mentions.
+    fn settle(
+        &self,
+        mut op: Operation,
+        trigger: &str,
+        masked: &str,
+        years: &[i32],
+        constants: &[Decimal],
+        refers: bool,
+    ) -> Settled {
+        let weak_sum = op == Operation::Sum
+            && self.cues.weak_sum_trigger.iter().any(|w| w == trigger)
+            && !contains_any(masked, &self.cues.sum_word);
+        if weak_sum && !self.asks_several(masked, years) {
+            op = Operation::Lookup;
+        }
+        if op == Operation::Quotient && constants.is_empty() {
+            op = Operation::Ratio;
+        }
+        if op == Operation::Product && constants.is_empty() && !refers {
+            op = Operation::Lookup;
+        }
+        // "what is revenue less net income?" subtracts two mentions; "the
+        // cost less depreciation" may be a row's name
+        let less = op == Operation::Change
+            && self.cues.difference_connector.iter().any(|w| w == trigger)
+            && constants.is_empty()
+            && !refers;
+        if less {
+            op = Operation::Lookup;
+        }
+        Settled { op, weak_sum, less }
+    }
+
+    /// Whether a "total" question names several values to add.
+    fn asks_several(&self, masked: &str, years: &[i32]) -> bool {
+        // the question's opening "and" says nothing about the count
+        let body = masked
+            .trim_start()
+            .split_once(' ')
+            .filter(|(first, _)| self.cues.continuation_lead.iter().any(|l| l == first))
+            .map_or(masked, |(_, rest)| rest);
+        years.len() >= 2 || contains_any(&format!(" {body}"), &self.cues.several)
+    }
+
+    /// The question's mention words, less the words of its triggers.
+    fn metric_words(&self, text: &str, masked: &str) -> Vec<String> {
+        let trigger_words: HashSet<String> = self
+            .patterns
+            .iter()
+            .flat_map(|(_, p)| p.triggers.iter())
+            .filter(|t| contains_phrase(masked, t))
+            .flat_map(|t| content_words(t))
+            .collect();
+        self.cues
+            .mention_words(text)
+            .into_iter()
+            .filter(|w| !trigger_words.contains(w))
+            .collect()
+    }
+}
+
+/// "over the years", "over this period": spans of time, not divisions.
+fn mask_time_spans(text: &str, cues: &Cues) -> String {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(toks.len());
+    let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
+    for (i, t) in toks.iter().enumerate() {
+        let is_span = within(&cues.time_span_lead, Some(t))
+            && within(&cues.time_span_determiner, toks.get(i + 1))
+            && within(&cues.time_span_word, toks.get(i + 2));
+        out.push(if is_span { "_" } else { t });
+    }
+    format!(" {} ", out.join(" "))
+}
+
+/// The question with every phrase of two to six words that a row or column
+/// label of the page holds replaced by `_`.
+fn mask_label_phrases(text: &str, schema: &Schema) -> String {
+    let labels: Vec<String> = schema
+        .rows
+        .iter()
+        .map(|(l, _)| l)
+        .chain(schema.columns.iter().map(|(l, _)| l))
+        .map(|l| {
+            format!(
+                " {} ",
+                normalise_question(&words::normalise_label(l)).trim()
+            )
+        })
+        .collect();
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let mut keep = vec![true; toks.len()];
+    for n in (2..=6).rev() {
+        if toks.len() < n {
+            continue;
+        }
+        for i in 0..=toks.len() - n {
+            let phrase = format!(" {} ", toks[i..i + n].join(" "));
+            if labels.iter().any(|l| l.contains(&phrase)) {
+                for k in keep.iter_mut().skip(i).take(n) {
+                    *k = false;
+                }
+            }
+        }
+    }
+    let kept: Vec<&str> = toks
+        .iter()
+        .zip(&keep)
+        .map(|(t, k)| if *k { *t } else { "_" })
+        .collect();
+    format!(" {} ", kept.join(" "))
+}

@@ -1,0 +1,163 @@
+//! The terms of a sum or average: an earlier sum with a value added
+//! ("including 2008"), the years the question prints, "the total of A and
+//! B", or the values asked since an earlier sum or last.
+
+use super::cues::{contains_any, split_at_first};
+use super::history::{count_terms, last_sum, values_since};
+use super::operand::{reference_operand, Operand};
+use super::read::{first_year, Operation};
+use super::rules::RulesPlanner;
+use super::turn::Turn;
+use crate::planner::PlanError;
+use crate::turn::{MetricType, TurnResult};
+
+/// What a sum or average adds up.
+pub(super) enum SumTerms {
+    /// Values to add.
+    Values(Vec<Operand>),
+    /// An earlier sum and how many values it added.
+    SumResult(Operand, usize),
+}
+
+impl RulesPlanner {
+    /// The terms of a sum or average.
+    pub(super) fn sum_operands(&self, t: &Turn<'_>) -> Result<SumTerms, PlanError> {
+        let r = &t.r;
+        let mut years = r.years.clone();
+        years.dedup();
+        // "including 2008, what then becomes that total?" / "including the transmission revenue"
+        if contains_any(&r.text, &self.cues.including_word)
+            || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
+        {
+            if let Some(prev) = last_sum(&t.history) {
+                return self.sum_including(t, prev, &years);
+            }
+        }
+        if years.len() >= 2 {
+            let ops = years
+                .iter()
+                .map(|y| t.g.ground(&t.metric, Some(*y)))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(SumTerms::Values(ops));
+        }
+        if r.op == Operation::Average {
+            if let Some(prev) = t
+                .history
+                .last()
+                .filter(|h| h.metric_type == MetricType::Sum)
+            {
+                let n = count_terms(prev, &t.history);
+                return Ok(SumTerms::SumResult(reference_operand(prev), n));
+            }
+        }
+        if let Some(terms) = self.named_terms(t) {
+            return Ok(SumTerms::Values(terms));
+        }
+        if r.weak_sum && !r.refers {
+            return t
+                .g
+                .ground(&t.metric, years.first().copied().or(t.last_year))
+                .map(|o| SumTerms::Values(vec![o]));
+        }
+        self.earlier_terms(t, &years)
+    }
+
+    /// An earlier sum and what the question adds to it: the same row in
+    /// another year, all values asked since, or a value it names.
+    fn sum_including(
+        &self,
+        t: &Turn<'_>,
+        prev: &TurnResult,
+        years: &[i32],
+    ) -> Result<SumTerms, PlanError> {
+        let base = reference_operand(prev);
+        // values asked since that sum: "what is the total sum including all 3 years?"
+        let since = values_since(&t.history, prev.turn);
+        let own = self.cues.specific(&t.r.metric);
+        let extra = if let Some(y) = years.first() {
+            // the same row as the values summed, in another year
+            let row = t
+                .history
+                .iter()
+                .rev()
+                .filter(|h| h.turn <= prev.turn && h.metric_type == MetricType::Value)
+                .find_map(|h| h.variables.first().and_then(|v| v.metric.clone()));
+            match row.and_then(|label| t.g.cell_in_row(&label, *y)) {
+                Some(o) => o,
+                None => t.g.ground(&t.metric, Some(*y))?,
+            }
+        } else if !since.is_empty() && own.iter().all(|w| self.cues.all_periods_word.contains(w)) {
+            let mut terms = vec![base];
+            terms.extend(since);
+            return Ok(SumTerms::Values(terms));
+        } else {
+            t.g.ground(&t.r.metric, t.last_year)?
+        };
+        Ok(SumTerms::Values(vec![base, extra]))
+    }
+
+    /// "the total of A and B": the two values named on either side of the
+    /// connector (not one row twice when "total" may name it).
+    fn named_terms(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        let r = &t.r;
+        let own = self.cues.specific(&r.metric);
+        if own.is_empty() || !contains_any(&r.text, &self.cues.addition_connector) {
+            return None;
+        }
+        let body = split_at_first(&r.text, &self.cues.terms_lead)
+            .map(|(_, b)| b)
+            .unwrap_or(r.text.as_str());
+        let (a, b2) = split_at_first(body, &self.cues.addition_connector)?;
+        let (ya, yb) = (first_year(&self.cues, a), first_year(&self.cues, b2));
+        let year = ya.or(yb).or(t.last_year);
+        let wa = self.cues.mention_words(a);
+        let wb = self.cues.mention_words(b2);
+        if self.cues.specific(&wa).is_empty() || self.cues.specific(&wb).is_empty() {
+            return None;
+        }
+        let oa = t.g.ground(&wa, year);
+        let ob = t.g.ground(&wb, year);
+        match (oa, ob) {
+            (Ok(oa), Ok(ob)) if !(r.weak_sum && oa.spec == ob.spec) => Some(vec![oa, ob]),
+            _ => None,
+        }
+    }
+
+    /// "what is the total sum?": an earlier sum plus the values asked since
+    /// it, else the last two values asked (all of them for an average).
+    fn earlier_terms(&self, t: &Turn<'_>, years: &[i32]) -> Result<SumTerms, PlanError> {
+        let r = &t.r;
+        let history = t.history.as_slice();
+        if self.cues.specific(&r.metric).is_empty() && years.is_empty() {
+            if let Some(prev) = last_sum(history) {
+                let since = values_since(history, prev.turn);
+                if !since.is_empty() && r.op == Operation::Sum {
+                    let mut terms = vec![reference_operand(prev)];
+                    terms.extend(since);
+                    return Ok(SumTerms::Values(terms));
+                }
+            }
+        }
+        // "what is the sum?" — the last two values
+        let values: Vec<&&TurnResult> = history
+            .iter()
+            .filter(|h| h.metric_type == MetricType::Value)
+            .collect();
+        if values.len() >= 2 {
+            let n = values.len().min(if r.op == Operation::Average {
+                values.len()
+            } else {
+                2
+            });
+            let ops = values[values.len() - n..]
+                .iter()
+                .map(|h| reference_operand(h))
+                .collect();
+            return Ok(SumTerms::Values(ops));
+        }
+        Err(PlanError::Unsupported(format!(
+            "a sum needs two or more values: `{}`",
+            r.text.trim()
+        )))
+    }
+}

@@ -1,0 +1,153 @@
+//! A turn being planned: the question read (and re-read as a continuation
+//! of the turn before), the grounder set up for the question and the
+//! conversation, and the metric words the turn is about, its own or
+//! inherited from the last turn that named one.
+
+use super::ground::Grounder;
+use super::history::inherited_metric;
+use super::read::{Operation, Reading};
+use super::rules::RulesPlanner;
+use crate::kg::Schema;
+use crate::planner::TurnContext;
+use crate::turn::{MetricType, TurnResult};
+
+/// What the operand steps of one turn read.
+pub(super) struct Turn<'a> {
+    /// The question, read.
+    pub r: Reading,
+    /// Grounds mentions in the page.
+    pub g: Grounder<'a>,
+    /// The answered turns, oldest first.
+    pub history: Vec<&'a TurnResult>,
+    /// The words that name what is asked: the question's own, or the
+    /// inherited ones when it has none.
+    pub metric: Vec<String>,
+    /// The question's own specific words the page knows (empty on a
+    /// follow-up such as "and in 2006?").
+    pub own_metric: Vec<String>,
+    /// The latest year an earlier turn's values carry.
+    pub last_year: Option<i32>,
+    /// The page.
+    pub schema: &'a Schema,
+}
+
+impl RulesPlanner {
+    /// Reads the turn's question and sets up what its operands are found with.
+    pub(super) fn set_up_turn<'a>(&'a self, ctx: &TurnContext<'a>) -> Turn<'a> {
+        let mut r = self.read(ctx.question, ctx.schema);
+        self.continue_operation(&mut r, ctx);
+        let asked_scale = self
+            .scale_words
+            .iter()
+            .find(|(w, _)| r.text.contains(&format!(" in {w}")))
+            .map(|(w, _)| w.clone());
+        let mut g = Grounder::new(
+            ctx.schema,
+            ctx.question,
+            self.lexicon,
+            &self.weights,
+            &self.cues,
+            asked_scale,
+        );
+        let history: Vec<&TurnResult> = ctx.state.answered().collect();
+        g.earlier = history
+            .iter()
+            .flat_map(|h| h.variables.iter())
+            .filter_map(|v| v.metric.clone())
+            .collect();
+        let (metric, own_metric) = self.turn_metric(&r, &mut g, &history);
+        let last_year = history
+            .iter()
+            .rev()
+            .find_map(|h| h.variables.iter().rev().find_map(|v| v.year));
+        Turn {
+            r,
+            g,
+            history,
+            metric,
+            own_metric,
+            last_year,
+            schema: ctx.schema,
+        }
+    }
+
+    /// "and from 2007 to 2008?", "and in operating income over the same
+    /// period?": a look-up that opens like a continuation repeats the
+    /// operation of the turn before, on new periods or rows.
+    fn continue_operation(&self, r: &mut Reading, ctx: &TurnContext<'_>) {
+        let continues = self
+            .cues
+            .continuation_lead
+            .iter()
+            .any(|l| r.text.starts_with(&format!(" {l} ")));
+        if r.op != Operation::Lookup || !continues {
+            return;
+        }
+        let previous = ctx.state.turns().last().and_then(Option::as_ref);
+        let repeated = previous.and_then(|p| match p.metric_type {
+            MetricType::Change => Some(Operation::Change),
+            MetricType::PercentageChange => Some(Operation::PercentageChange),
+            _ => None,
+        });
+        if let Some(op) = repeated {
+            if r.years.len() >= 2
+                || (r.years.is_empty() && !self.cues.specific(&r.metric).is_empty())
+            {
+                r.op = op;
+            }
+        }
+    }
+
+    /// The turn's metric words and its own specific words; on a follow-up
+    /// with no words of its own, anchors the grounder on the row (or
+    /// sentence) of the last value asked.
+    fn turn_metric(
+        &self,
+        r: &Reading,
+        g: &mut Grounder<'_>,
+        history: &[&TurnResult],
+    ) -> (Vec<String>, Vec<String>) {
+        let inherited = inherited_metric(history, &self.cues);
+        // words the page never prints (a typo, "what os the net change?")
+        // say nothing about which value is meant, so a turn with earlier
+        // results reads them as a follow-up; a first turn keeps them, and
+        // finds nothing
+        let mut own_metric = self.cues.specific(&r.metric);
+        if !history.is_empty() && own_metric.iter().all(|w| !g.knows(w)) {
+            own_metric.clear();
+        }
+        // "and at the beginning of 2010?": a cue of this turn replaces the
+        // inherited one, and the row may change with it
+        let own_cues: Vec<String> = r
+            .metric
+            .iter()
+            .filter(|w| w.starts_with('@'))
+            .cloned()
+            .collect();
+        let inherited: Vec<String> = if own_cues.is_empty() {
+            inherited
+        } else {
+            inherited
+                .into_iter()
+                .filter(|w| !w.starts_with('@'))
+                .chain(own_cues.iter().cloned())
+                .collect()
+        };
+        if own_metric.is_empty() && own_cues.is_empty() {
+            // "and in 2006?": the same row (or sentence) as the last value asked
+            g.anchor = history
+                .iter()
+                .rev()
+                .find(|h| h.metric_type == MetricType::Value)
+                .and_then(|h| h.variables.first())
+                .and_then(|v| v.metric.clone())
+                .map(|label| (inherited.clone(), label));
+        }
+        let metric = if own_metric.is_empty() && !inherited.is_empty() {
+            inherited
+        } else {
+            r.metric.clone()
+        };
+        (metric, own_metric)
+    }
+}
