@@ -68,6 +68,12 @@ pub(super) struct Cues {
     pub terms_lead: Vec<String>,
     /// The preposition of a span of time ("over").
     pub time_span_lead: Vec<String>,
+    /// Units of a length of time.
+    pub duration_word: Vec<String>,
+    /// Words before "than" in a comparison of quantities.
+    pub comparative_word: Vec<String>,
+    /// "than".
+    pub than_word: Vec<String>,
     /// The word that marks a total row or column ("total").
     pub total_word: String,
     /// Numbers written as words.
@@ -146,6 +152,9 @@ impl Cues {
             addition_connector: plain("AdditionConnector"),
             terms_lead: plain("TermsLead"),
             time_span_lead: plain("TimeSpanLead"),
+            duration_word: plain("DurationWord"),
+            comparative_word: plain("ComparativeWord"),
+            than_word: plain("ThanWord"),
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),

@@ -313,6 +313,28 @@ fn mask_time_spans(text: &str, cues: &Cues) -> String {
             && within(&cues.time_span_word, toks.get(i + 2));
         out.push(if is_span { "_" } else { t });
     }
+    mask_durations(&out, cues)
+}
+
+/// "a remaining term of more than one year": a comparative before a length
+/// of time describes a term; it asks for no change.
+fn mask_durations(toks: &[&str], cues: &Cues) -> String {
+    let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
+    let is_number = |t: Option<&&str>| {
+        t.is_some_and(|t| cues.number_word(t).is_some() || t.parse::<f64>().is_ok())
+    };
+    let mut out: Vec<&str> = toks.to_vec();
+    for i in 0..toks.len() {
+        let than = toks.get(i + 1).is_some_and(|t| cues.than_word.iter().any(|w| w == t));
+        if within(&cues.comparative_word, toks.get(i))
+            && than
+            && is_number(toks.get(i + 2))
+            && within(&cues.duration_word, toks.get(i + 3))
+        {
+            out[i] = "_";
+            out[i + 1] = "_";
+        }
+    }
     format!(" {} ", out.join(" "))
 }
 
