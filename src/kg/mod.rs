@@ -7,6 +7,7 @@
 pub mod abox;
 pub mod guard;
 pub mod header;
+pub mod queries;
 pub mod schema;
 pub mod store;
 pub mod text;

@@ -88,8 +88,9 @@ pub struct HeaderNumberEntry {
 /// header prints no number.
 pub fn header_number_query(column: usize) -> String {
     format!(
-        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:HeaderNumber ; fk:column ?column ; fk:value ?value .\n  ?column fk:index {column} .\n}} }}",
+        "{}{}",
         vocab::sparql_prefixes(),
+        super::queries::header_number_query(column)
     )
 }
 

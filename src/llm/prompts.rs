@@ -12,7 +12,7 @@
 //! so a broken template stops the program with its name and line.
 
 use super::LlmError;
-use crate::kg::Schema;
+use crate::kg::{queries, Schema};
 use crate::ontology;
 use crate::planner::TurnContext;
 use crate::turn::{ConversationState, Plan, TurnResult, UsedValue};
@@ -333,11 +333,6 @@ fn show(d: Decimal) -> String {
     d.normalize().to_string()
 }
 
-/// A SPARQL string literal, escaped by oxigraph.
-fn literal(s: &str) -> String {
-    oxigraph::model::Literal::new_simple_literal(s).to_string()
-}
-
 fn variable_view(v: &UsedValue) -> VariableView {
     VariableView {
         name: v.name.clone(),
@@ -463,13 +458,7 @@ pub fn example_queries(schema: &Schema) -> Vec<QueryView> {
                 "the cell of row `{}` and column `{}` ({})",
                 c.row_label, c.column_label, c.raw
             ),
-            sparql: format!(
-                "SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a qb:Observation ; fk:row ?row ; fk:column ?column ; fk:value ?value .\n  ?row fk:index {} ; rdfs:label {} .\n  ?column fk:index {} ; rdfs:label {} .\n}} }}",
-                c.row,
-                literal(&c.row_label),
-                c.column,
-                literal(&c.column_label)
-            ),
+            sparql: queries::cell_query(c.row, &c.row_label, c.column, &c.column_label),
         });
     }
     if let Some(f) = schema.facts.iter().find(|f| !f.is_year_mention) {
@@ -478,10 +467,7 @@ pub fn example_queries(schema: &Schema) -> Vec<QueryView> {
                 "the number `{}` of sentence {} (token {})",
                 f.raw, f.sentence, f.token
             ),
-            sparql: format!(
-                "SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:TextFact ; fk:sentence ?s ; fk:tokenIndex {} ; fk:value ?value .\n  ?s fk:index {} .\n}} }}",
-                f.token, f.sentence
-            ),
+            sparql: queries::fact_query(f.sentence, f.token),
         });
     }
     out
@@ -738,10 +724,5 @@ mod tests {
         if std::env::var_os("FINKG_SHOW_PROMPT").is_some() {
             eprintln!("{text}");
         }
-    }
-
-    #[test]
-    fn literals_are_escaped() {
-        assert_eq!(literal("a \"b\" \\ c"), r#""a \"b\" \\ c""#);
     }
 }

@@ -4,10 +4,9 @@
 
 use crate::kg::schema::label_scale;
 use crate::kg::schema::{header_number_query, HeaderNumberEntry};
-use crate::kg::{CellEntry, FactEntry};
+use crate::kg::{queries, CellEntry, FactEntry};
 use crate::trace::CandidateNote;
 use crate::turn::{ResultRef, Scale, TurnResult, UsedValue, ValueSpec};
-use oxigraph::model::Literal;
 use rust_decimal::Decimal;
 
 /// An operand of the formula.
@@ -42,19 +41,12 @@ pub(super) enum Whole {
     Sum(Vec<Operand>),
 }
 
-fn literal(s: &str) -> String {
-    Literal::new_simple_literal(s).to_string()
-}
-
 /// The query that reads one table cell by row and column.
 pub(super) fn cell_operand(cell: &CellEntry) -> Operand {
     let sparql = format!(
-        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a qb:Observation ; fk:row ?row ; fk:column ?column ; fk:value ?value .\n  ?row fk:index {} ; rdfs:label {} .\n  ?column fk:index {} ; rdfs:label {} .\n}} }}",
+        "{}{}",
         crate::vocab::sparql_prefixes(),
-        cell.row,
-        literal(&cell.row_label),
-        cell.column,
-        literal(&cell.column_label),
+        queries::cell_query(cell.row, &cell.row_label, cell.column, &cell.column_label)
     );
     Operand {
         spec: ValueSpec::Sparql {
@@ -73,10 +65,9 @@ pub(super) fn cell_operand(cell: &CellEntry) -> Operand {
 /// The query that reads one number of the text by sentence and token.
 pub(super) fn fact_operand(fact: &FactEntry) -> Operand {
     let sparql = format!(
-        "{}SELECT ?value ?source WHERE {{ GRAPH ?g {{\n  ?source a fk:TextFact ; fk:sentence ?sentence ; fk:tokenIndex {} ; fk:value ?value .\n  ?sentence fk:index {} .\n}} }}",
+        "{}{}",
         crate::vocab::sparql_prefixes(),
-        fact.token,
-        fact.sentence,
+        queries::fact_query(fact.sentence, fact.token)
     );
     Operand {
         spec: ValueSpec::Sparql {

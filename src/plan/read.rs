@@ -325,7 +325,9 @@ fn mask_durations(toks: &[&str], cues: &Cues) -> String {
     };
     let mut out: Vec<&str> = toks.to_vec();
     for i in 0..toks.len() {
-        let than = toks.get(i + 1).is_some_and(|t| cues.than_word.iter().any(|w| w == t));
+        let than = toks
+            .get(i + 1)
+            .is_some_and(|t| cues.than_word.iter().any(|w| w == t));
         if within(&cues.comparative_word, toks.get(i))
             && than
             && is_number(toks.get(i + 2))
