@@ -15,11 +15,11 @@ weights, as the estimate on unseen reports. Gold is read only to score.
 import argparse, json, os, subprocess, sys, tempfile
 from pathlib import Path
 
-FEATURES_RS = Path(__file__).resolve().parent.parent / "src/plan/ground.rs"
+FEATURES_RS = Path(__file__).resolve().parent.parent / "src/plan/features.rs"
 
 
 def default_weights():
-    """The feature names and default weights, as declared in ground.rs."""
+    """The feature names and default weights, as declared in features.rs."""
     import re
     text = FEATURES_RS.read_text()
     body = text[text.index("features! {"):]

@@ -1,0 +1,169 @@
+//! The features of a grounding candidate and their weights.
+//!
+//! Every candidate (a table cell, a number printed in a column header, a
+//! number of the text) gets a vector of general [`Feature`]s (word overlap
+//! weighted by rarity on the page, phrase matches, year agreement, cues like
+//! "total" or "beginning", the learned lexicon's synonyms, what earlier turns
+//! grounded) and its score is their dot product with one table of
+//! [`Weights`].
+//!
+//! The default weights were fitted on the tune half of the public split
+//! (`FINKG_GROUNDING_WEIGHTS` points at a JSON object of overrides, by
+//! feature name, for refitting) and read on the other half;
+//! `benches/fit_weights.py` reads the defaults from the `features!` block
+//! below.
+
+use std::collections::HashMap;
+
+macro_rules! features {
+    ($($name:ident = $weight:expr, $doc:literal;)*) => {
+        /// A feature of a grounding candidate; its weight is in [`Weights`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[allow(non_camel_case_types)]
+        pub enum Feature {
+            $(#[doc = $doc] $name,)*
+        }
+
+        impl Feature {
+            /// Every feature, in the order of a feature vector.
+            pub const ALL: &'static [Feature] = &[$(Feature::$name,)*];
+
+            /// The feature's name, as in a weights file.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Feature::$name => stringify!($name),)*
+                }
+            }
+        }
+
+        /// The default weight of each feature, in [`Feature::ALL`]'s order.
+        const DEFAULT_WEIGHTS: [f64; Feature::ALL.len()] = [$($weight,)*];
+    };
+}
+
+features! {
+    label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
+    row_cover = 0.25, "Share of the row label's words the mention covers.";
+    no_word_match = 0.0, "The mention has words of its own and the candidate's labels, context and sentence hold none of them.";
+    caption_match = 0.0, "Share of the mention's words found in the sentence just before the table, which often names what the table measures.";
+    phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
+    total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
+    total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";
+    total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
+    cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
+    cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
+    cell_year_other = -1.5, "The cell's year is another year than the one asked.";
+    cell_year_in_label = 0.8, "The cell has no year of its own, but its labels print the year asked.";
+    cell_year_absent = -0.3, "A year is asked and the cell's labels print none.";
+    printed_year_match = 0.0, "A date column whose fiscal year differs from the year asked prints the year asked (\"january 3 2009\" asked as 2009).";
+    name_year_match = 0.5, "Years name a few rows (not the period axis) and the row names the year asked.";
+    name_year_other = -1.0, "Years name a few rows and the row names another year.";
+    column_position = -0.02, "No year asked: the column's position (the first column is the latest).";
+    boundary_agrees = 0.5, "The mention says beginning or end of a period, and the row or column says the same.";
+    boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
+    context_match = 0.7, "Share of the mention's words found in the words around a text number.";
+    sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
+    fact_year_match = 0.9, "The text number's year is the year asked.";
+    fact_year_other = -1.0, "The text number's year is another year.";
+    fact_year_in_sentence = 0.4, "The number has no year of its own, but its sentence prints the year asked.";
+    fact_year_absent = -0.5, "A year is asked and the number's sentence prints none.";
+    fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
+    header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
+    text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
+    sentence_position = -0.001, "The sentence's position on the page.";
+    quarter_match = 0.5, "The question names a quarter and the cell's labels name the same one (by name or closing date).";
+    quarter_other = -0.5, "The question names a quarter and the cell's labels name another.";
+    scale_agrees = 0.4, "The question asks for a scale (\"in millions\") the candidate prints.";
+    earlier_row = 0.05, "An earlier turn of the conversation read the same row or sentence.";
+}
+
+/// The weight of each feature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Weights {
+    w: [f64; Feature::ALL.len()],
+    /// The score a candidate must pass to be grounded.
+    pub floor: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self {
+            w: DEFAULT_WEIGHTS,
+            floor: 0.05,
+        }
+    }
+}
+
+impl Weights {
+    /// The weight of one feature.
+    pub fn get(&self, f: Feature) -> f64 {
+        self.w[f as usize]
+    }
+
+    /// The defaults with the overrides of a JSON object (`{"phrase": 0.4,
+    /// "floor": 0.1}`); an unknown name is an error.
+    pub fn with_overrides(json: &str) -> Result<Self, String> {
+        let map: HashMap<String, f64> =
+            serde_json::from_str(json).map_err(|e| format!("grounding weights: {e}"))?;
+        let mut w = Self::default();
+        for (name, value) in map {
+            if name == "floor" {
+                w.floor = value;
+                continue;
+            }
+            let f = Feature::ALL
+                .iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| format!("grounding weights: no feature named `{name}`"))?;
+            w.w[*f as usize] = value;
+        }
+        Ok(w)
+    }
+
+    /// The weights in force: the defaults, or the overrides of the file
+    /// `FINKG_GROUNDING_WEIGHTS` names.
+    pub fn from_env() -> Result<Self, String> {
+        match std::env::var_os("FINKG_GROUNDING_WEIGHTS") {
+            None => Ok(Self::default()),
+            Some(path) => {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.to_string_lossy()))?;
+                Self::with_overrides(&text)
+            }
+        }
+    }
+}
+
+/// A candidate's feature values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeatureVector([f64; Feature::ALL.len()]);
+
+impl Default for FeatureVector {
+    fn default() -> Self {
+        Self([0.0; Feature::ALL.len()])
+    }
+}
+
+impl FeatureVector {
+    /// Sets one feature's value.
+    pub(super) fn set(&mut self, f: Feature, v: f64) {
+        self.0[f as usize] = v;
+    }
+
+    /// The candidate's score: the dot product with the weights.
+    pub(super) fn score(&self, w: &Weights) -> f64 {
+        self.0.iter().zip(w.w.iter()).map(|(x, w)| x * w).sum()
+    }
+
+    /// The features that moved the score most, with their contributions.
+    pub(super) fn deciding(&self, w: &Weights, n: usize) -> Vec<(&'static str, f64)> {
+        let mut c: Vec<(&'static str, f64)> = Feature::ALL
+            .iter()
+            .map(|f| (f.name(), self.0[*f as usize] * w.get(*f)))
+            .filter(|(_, c)| c.abs() > 1e-9)
+            .collect();
+        c.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+        c.truncate(n);
+        c
+    }
+}

@@ -1,0 +1,219 @@
+//! The page as the grounder reads it: its words and their rarity, which rows
+//! and columns are totals, which say beginning or end of a period, which
+//! name a quarter, the years it speaks of. Built once a page (the turns of a
+//! conversation share it) and independent of the question.
+
+use super::cues::{boundary_of, Boundary, Cues};
+use crate::kg::Schema;
+use crate::words::{self, content_words};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// The page's words and structure as the grounder reads them, built once a
+/// page (the turns of a conversation share it) and independent of the
+/// question.
+pub(super) struct PageIndex {
+    /// What it was built from (see [`page_key`]).
+    key: u64,
+    /// Each word's inverse document frequency over the row labels, column
+    /// labels and sentences.
+    pub idf: HashMap<String, f64>,
+    /// Content words of each row label.
+    pub row_words: Vec<Vec<String>>,
+    /// Words of each row's lexicon concept labels (other reports' names for
+    /// the row's metric); empty without the lexicon.
+    pub row_alias_words: Vec<Vec<String>>,
+    /// Content words of each column label.
+    pub column_words: Vec<Vec<String>>,
+    /// Which rows and columns are totals.
+    pub row_is_total: Vec<bool>,
+    pub column_is_total: Vec<bool>,
+    /// Whether each row and column label says beginning or end of a period.
+    pub row_boundary: Vec<Option<Boundary>>,
+    pub column_boundary: Vec<Option<Boundary>>,
+    /// The quarter each row and column label names.
+    pub row_quarter: Vec<Option<u8>>,
+    pub column_quarter: Vec<Option<u8>>,
+    /// No column names a year and fewer than half the rows do: those years
+    /// are part of a few rows' names, not the table's period axis.
+    pub row_years_are_names: bool,
+    /// Content words of each text number's context and of its sentence.
+    pub fact_words: Vec<(Vec<String>, Vec<String>)>,
+    /// Words of the sentence just before the table.
+    pub caption_words: Vec<String>,
+    /// Every year the page speaks of: in labels (as printed and as fiscal
+    /// years), cells, text numbers and sentences.
+    pub page_years: HashSet<i32>,
+    /// Every word the page prints, for [`super::ground::Grounder::knows`].
+    pub vocabulary: HashSet<String>,
+}
+
+thread_local! {
+    /// The last page indexed on this thread: a conversation's turns come
+    /// one after another, so each page is indexed once.
+    static LAST_PAGE: RefCell<Option<Rc<PageIndex>>> = const { RefCell::new(None) };
+}
+
+/// A fingerprint of what a page index is built from.
+fn page_key(schema: &Schema, lexicon: bool) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    lexicon.hash(&mut h);
+    schema.rows.hash(&mut h);
+    schema.columns.hash(&mut h);
+    schema.row_concept_labels.hash(&mut h);
+    schema.sentences.hash(&mut h);
+    schema.pre_text_sentences.hash(&mut h);
+    schema.facts.len().hash(&mut h);
+    for f in &schema.facts {
+        (f.sentence, f.token, &f.context, f.year).hash(&mut h);
+    }
+    h.finish()
+}
+
+/// A label's boundary: cue words, or a date on the first or last day of a year.
+fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
+    let toks = words::tokens(label);
+    let stems: Vec<String> = toks.iter().map(|t| words::stem(t)).collect();
+    if let Some(b) = boundary_of(&stems, cues) {
+        return Some(b);
+    }
+    words::year_boundary_date(label).map(|first| {
+        if first {
+            Boundary::Beginning
+        } else {
+            Boundary::End
+        }
+    })
+}
+
+/// One value per label (row or column), computed from the label's text.
+fn per_label<T>(labels: &[(String, Option<i32>)], f: impl Fn(&str) -> T) -> Vec<T> {
+    labels.iter().map(|(l, _)| f(l)).collect()
+}
+
+/// The words of each row's concept labels the row label does not print
+/// itself; empty without the lexicon.
+fn alias_words(schema: &Schema, row_words: &[Vec<String>], lexicon: bool) -> Vec<Vec<String>> {
+    (0..schema.rows.len())
+        .map(|i| match schema.row_concept_labels.get(i) {
+            Some(labels) if lexicon => labels
+                .iter()
+                .flat_map(|l| content_words(l))
+                .filter(|w| !row_words[i].contains(w))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Each word's inverse document frequency, `ln(1 + n / df)`, over the
+/// documents (each label or sentence one document).
+fn inverse_document_frequency(documents: &[&[Vec<String>]]) -> HashMap<String, f64> {
+    let mut df: HashMap<String, usize> = HashMap::new();
+    for d in documents.iter().flat_map(|docs| docs.iter()) {
+        let unique: HashSet<&String> = d.iter().collect();
+        for w in unique {
+            *df.entry(w.clone()).or_insert(0) += 1;
+        }
+    }
+    let n = documents
+        .iter()
+        .map(|docs| docs.len())
+        .sum::<usize>()
+        .max(1) as f64;
+    df.into_iter()
+        .map(|(w, d)| (w, (1.0 + n / d as f64).ln()))
+        .collect()
+}
+
+/// Whether the table's years name a few rows rather than its period axis:
+/// no column names a year and fewer than half the rows do.
+fn row_years_are_names(schema: &Schema) -> bool {
+    let rows_with_years = schema.rows.iter().filter(|(_, y)| y.is_some()).count();
+    schema.columns.iter().all(|(_, y)| y.is_none())
+        && rows_with_years > 0
+        && rows_with_years * 2 < schema.rows.len()
+}
+
+/// Every year the page speaks of: label years (as fiscal years and as
+/// printed), text numbers' years and years printed in sentences.
+fn page_years(schema: &Schema) -> HashSet<i32> {
+    let mut years: HashSet<i32> = HashSet::new();
+    for (label, year) in schema.rows.iter().chain(schema.columns.iter()) {
+        years.extend(year.iter().copied());
+        years.extend(words::years_in(label));
+        years.extend(words::printed_years(label));
+    }
+    years.extend(schema.facts.iter().filter_map(|f| f.year));
+    for s in &schema.sentences {
+        years.extend(s.split_whitespace().flat_map(words::printed_years));
+    }
+    years
+}
+
+impl PageIndex {
+    /// The index of `schema`'s page: the one this thread built last when it
+    /// was built from the same page, else a new one (kept for the next turn).
+    pub fn cached(schema: &Schema, lexicon: bool, cues: &Cues) -> Rc<Self> {
+        let key = page_key(schema, lexicon);
+        LAST_PAGE.with(|last| {
+            let mut last = last.borrow_mut();
+            match last.as_ref() {
+                Some(p) if p.key == key => Rc::clone(p),
+                _ => {
+                    let p = Rc::new(PageIndex::new(schema, lexicon, cues, key));
+                    *last = Some(Rc::clone(&p));
+                    p
+                }
+            }
+        })
+    }
+
+    /// Indexes a page.
+    fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
+        let row_words = per_label(&schema.rows, content_words);
+        let row_alias_words = alias_words(schema, &row_words, lexicon);
+        let column_words = per_label(&schema.columns, content_words);
+        let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
+            .facts
+            .iter()
+            .map(|f| (content_words(&f.context), content_words(&f.sentence_text)))
+            .collect();
+        let sentence_words: Vec<Vec<String>> =
+            schema.sentences.iter().map(|s| content_words(s)).collect();
+        let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
+        let caption_words = schema
+            .pre_text_sentences
+            .checked_sub(1)
+            .and_then(|i| sentence_words.get(i))
+            .cloned()
+            .unwrap_or_default();
+        let vocabulary = idf
+            .keys()
+            .cloned()
+            .chain(row_alias_words.iter().flatten().cloned())
+            .collect();
+        let total_word = cues.total_word.as_str();
+        let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
+        Self {
+            key,
+            vocabulary,
+            caption_words,
+            page_years: page_years(schema),
+            row_years_are_names: row_years_are_names(schema),
+            row_is_total: per_label(&schema.rows, is_total),
+            column_is_total: per_label(&schema.columns, is_total),
+            row_boundary: per_label(&schema.rows, |l| label_boundary(l, cues)),
+            column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
+            row_quarter: per_label(&schema.rows, words::quarter_in),
+            column_quarter: per_label(&schema.columns, words::quarter_in),
+            idf,
+            row_words,
+            row_alias_words,
+            column_words,
+            fact_words,
+        }
+    }
+}

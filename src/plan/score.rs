@@ -1,0 +1,243 @@
+//! The feature vector of each kind of grounding candidate: a table cell, a
+//! number printed in a column header, a number of the text. The features
+//! and their weights are in [`super::features`].
+
+use super::cues::Boundary;
+use super::features::{Feature as F, FeatureVector};
+use super::ground::{same_word, Grounder};
+use crate::kg::schema::HeaderNumberEntry;
+use crate::kg::{CellEntry, FactEntry};
+use crate::turn::Scale;
+use crate::words::{self, content_words};
+
+/// A mention as the features read it.
+pub(super) struct Asked<'m> {
+    /// The mention's own words, each once.
+    pub words: Vec<&'m String>,
+    /// Their total weight (each word's rarity, at least 0.3).
+    pub weight: f64,
+    /// The year asked.
+    pub year: Option<i32>,
+    /// The mention's own words in order, for phrase matches.
+    pub mention: &'m [String],
+    /// Whether the mention says beginning or end of a period.
+    pub boundary: Option<Boundary>,
+}
+
+impl Grounder<'_> {
+    /// The features of a table cell.
+    pub(super) fn cell_features(&self, cell: &CellEntry, a: &Asked) -> FeatureVector {
+        let mut f = FeatureVector::default();
+        let (row_hit, col_hit) = self.cell_word_features(&mut f, cell, a);
+        self.total_features(&mut f, cell, row_hit, col_hit);
+        self.cell_cue_features(&mut f, cell, a.boundary);
+        self.cell_year_features(&mut f, cell, a.year);
+        f
+    }
+
+    /// The mention's words in the cell's labels, the row label's words the
+    /// mention covers, the phrases they share; returns the overlap with the
+    /// row label and with the column label.
+    fn cell_word_features(&self, f: &mut FeatureVector, cell: &CellEntry, a: &Asked) -> (f64, f64) {
+        let q = &a.words;
+        let row = &self.page.row_words[cell.row];
+        let col = &self.page.column_words[cell.column];
+        let row_hit = self.overlap(q, row);
+        let col_hit = self.overlap(q, col);
+        // a word the row and the column both carry counts once
+        let alias = &self.page.row_alias_words[cell.row];
+        let hit: f64 = q
+            .iter()
+            .filter(|w| {
+                row.iter()
+                    .chain(col.iter())
+                    .chain(alias.iter())
+                    .any(|l| same_word(l, w))
+            })
+            .map(|w| self.weight(w).max(0.3))
+            .sum();
+        self.label_and_caption(f, hit, a);
+        if !row.is_empty() {
+            let covered = row
+                .iter()
+                .filter(|w| q.iter().any(|x| same_word(x, w)))
+                .count();
+            f.set(F::row_cover, covered as f64 / row.len() as f64);
+        }
+        f.set(
+            F::phrase,
+            Self::phrase_share(a.mention, row).max(Self::phrase_share(a.mention, col)),
+        );
+        (row_hit, col_hit)
+    }
+
+    /// The share of the mention found in a candidate's labels (`hit`, its
+    /// weight) and in the table's caption, and whether neither holds any.
+    fn label_and_caption(&self, f: &mut FeatureVector, hit: f64, a: &Asked) {
+        let caption_hit = self.overlap(&a.words, &self.page.caption_words);
+        f.set(F::label_match, hit / a.weight);
+        f.set(F::caption_match, caption_hit / a.weight);
+        if hit == 0.0 && caption_hit == 0.0 && !a.words.is_empty() {
+            f.set(F::no_word_match, 1.0);
+        }
+    }
+
+    /// A total row or column where the mention names only the other axis,
+    /// or where the question says "total".
+    fn total_features(&self, f: &mut FeatureVector, cell: &CellEntry, row_hit: f64, col_hit: f64) {
+        let row_is_total = self.page.row_is_total[cell.row];
+        let column_is_total = self.page.column_is_total[cell.column];
+        if row_hit == 0.0 && col_hit > 0.0 && row_is_total {
+            f.set(F::total_row_for_column, 1.0);
+        }
+        if col_hit == 0.0 && row_hit > 0.0 && cell.column_year.is_none() && column_is_total {
+            f.set(F::total_column_for_row, 1.0);
+        }
+        if self.asks_total && (row_is_total || column_is_total) {
+            f.set(F::total_asked, 1.0);
+        }
+    }
+
+    /// What the question asks besides words and a year: a percentage, the
+    /// beginning or end of a period, a scale, a quarter, the row of an
+    /// earlier turn.
+    fn cell_cue_features(
+        &self,
+        f: &mut FeatureVector,
+        cell: &CellEntry,
+        boundary: Option<Boundary>,
+    ) {
+        if cell.percent && !self.wants_percent {
+            f.set(F::cell_percent_unasked, 1.0);
+        }
+        if let Some(b) = boundary {
+            // the row's cue speaks first ("balance at january 1" in a column
+            // "year ended december 31")
+            match self.page.row_boundary[cell.row].or(self.page.column_boundary[cell.column]) {
+                Some(l) if l == b => f.set(F::boundary_agrees, 1.0),
+                Some(_) => f.set(F::boundary_conflicts, 1.0),
+                None => {}
+            }
+        }
+        if let Some(asked) = &self.asked_scale {
+            let printed = crate::kg::schema::label_scale(&cell.column_label)
+                .or_else(|| crate::kg::schema::label_scale(&cell.row_label));
+            if printed.as_ref().map(Scale::word) == Some(asked.as_str()) {
+                f.set(F::scale_agrees, 1.0);
+            }
+        }
+        if let Some(q) = self.asked_quarter {
+            let labels = [
+                self.page.row_quarter[cell.row],
+                self.page.column_quarter[cell.column],
+            ];
+            if labels.contains(&Some(q)) {
+                f.set(F::quarter_match, 1.0);
+            } else if labels.iter().flatten().any(|l| *l != q) {
+                f.set(F::quarter_other, 1.0);
+            }
+        }
+        if self.earlier.contains(&cell.row_label) {
+            f.set(F::earlier_row, 1.0);
+        }
+    }
+
+    /// The cell's year against the year asked (or, with no year asked, the
+    /// column's position).
+    fn cell_year_features(&self, f: &mut FeatureVector, cell: &CellEntry, year: Option<i32>) {
+        let cell_year = cell.column_year.or(cell.row_year);
+        if self.page.row_years_are_names && cell.column_year.is_none() {
+            // "2007 net revenue ... rider revenue ... 2008 net revenue": the
+            // years name a few rows; a year asked does not rule out the others
+            match (year, cell_year) {
+                (Some(y), Some(cy)) if y == cy => f.set(F::name_year_match, 1.0),
+                (Some(_), Some(_)) => f.set(F::name_year_other, 1.0),
+                _ => {}
+            }
+            return;
+        }
+        match (year, cell_year) {
+            (Some(y), Some(cy)) if y == cy => f.set(F::cell_year_match, 1.0),
+            (Some(y), Some(_)) => {
+                f.set(F::cell_year_other, 1.0);
+                let printed = words::printed_years(&cell.column_label);
+                if printed.contains(&y) {
+                    f.set(F::printed_year_match, 1.0);
+                }
+            }
+            (Some(y), None) => {
+                let label = format!("{} {}", cell.row_label, cell.column_label);
+                if words::years_in(&label).contains(&y) {
+                    f.set(F::cell_year_in_label, 1.0);
+                } else {
+                    f.set(F::cell_year_absent, 1.0);
+                }
+            }
+            (None, _) => f.set(F::column_position, cell.column as f64),
+        }
+    }
+
+    /// The features of a number printed in a column header.
+    pub(super) fn header_features(&self, h: &HeaderNumberEntry, a: &Asked) -> FeatureVector {
+        let mut f = FeatureVector::default();
+        let label = content_words(&h.words);
+        let hit = self.overlap(&a.words, &label);
+        self.label_and_caption(&mut f, hit, a);
+        f.set(F::phrase, Self::phrase_share(a.mention, &label));
+        if h.percent && !self.wants_percent {
+            f.set(F::cell_percent_unasked, 1.0);
+        }
+        match (a.year, h.year) {
+            (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
+            (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
+            (Some(_), None) => f.set(F::cell_year_absent, 1.0),
+            (None, _) => f.set(F::column_position, h.column as f64),
+        }
+        f.set(F::header_source, 1.0);
+        f
+    }
+
+    /// The features of the text's `k`th number.
+    pub(super) fn fact_features(&self, k: usize, fact: &FactEntry, a: &Asked) -> FeatureVector {
+        let mut f = FeatureVector::default();
+        let (ctx, sent) = &self.page.fact_words[k];
+        let sentence_hit = self.overlap(&a.words, sent);
+        f.set(F::context_match, self.overlap(&a.words, ctx) / a.weight);
+        f.set(F::sentence_match, sentence_hit / a.weight);
+        if sentence_hit == 0.0 && !a.words.is_empty() {
+            f.set(F::no_word_match, 1.0);
+        }
+        f.set(F::phrase, Self::phrase_share(a.mention, sent));
+        Self::fact_year_features(&mut f, fact, a.year);
+        if fact.percent && !self.wants_percent {
+            f.set(F::fact_percent_unasked, 1.0);
+        }
+        if let (Some(asked), Some(printed)) = (&self.asked_scale, &fact.scale) {
+            if printed.word() == asked.as_str() {
+                f.set(F::scale_agrees, 1.0);
+            }
+        }
+        if self.earlier.contains(&fact.context) {
+            f.set(F::earlier_row, 1.0);
+        }
+        f.set(F::text_source, 1.0);
+        f.set(F::sentence_position, fact.sentence as f64);
+        f
+    }
+
+    /// A text number's year (or its sentence's) against the year asked.
+    fn fact_year_features(f: &mut FeatureVector, fact: &FactEntry, year: Option<i32>) {
+        match (year, fact.year) {
+            (Some(y), Some(fy)) if y == fy => f.set(F::fact_year_match, 1.0),
+            (Some(_), Some(_)) => f.set(F::fact_year_other, 1.0),
+            (Some(y), None) => {
+                if fact.sentence_text.contains(&y.to_string()) {
+                    f.set(F::fact_year_in_sentence, 1.0);
+                } else {
+                    f.set(F::fact_year_absent, 1.0);
+                }
+            }
+            (None, _) => {}
+        }
+    }
+}
