@@ -925,3 +925,17 @@ fn numbers_printed_in_column_headers_are_candidates() {
     );
     assert_eq!(trace.answer, Some(Answer::Number(dec("9.17"))));
 }
+
+#[test]
+fn a_blank_cell_is_not_answered_with_another_row() {
+    check(
+        &[
+            &["", "2009", "2008"],
+            &["net sales", "--", "$ 1,200"],
+            &["operating income", "300", "240"],
+        ],
+        "the company designs widgets .",
+        &["what was net sales in 2009?", "what was net sales in 2008?"],
+        &[Fails, Num("1200")],
+    );
+}

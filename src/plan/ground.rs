@@ -319,6 +319,16 @@ impl<'a> Grounder<'a> {
             });
         }
         let ranked = self.candidates(mention, year);
+        if let (Some((_, Target::Cell(k), _)), Some(y)) = (ranked.first(), year) {
+            if let Some(row) = self.blank_named_row(&own, self.schema.cells[*k].row, y) {
+                return Err(PlanError::NotGrounded {
+                    mention: format!(
+                        "{mention_text} (the row `{}` prints no number for {y})",
+                        self.schema.rows[row].0
+                    ),
+                });
+            }
+        }
         match ranked.first() {
             Some((s, t, _)) if *s > self.weights.floor => {
                 Ok(self.grounded(*t, mention_text, &ranked))
@@ -338,6 +348,41 @@ impl<'a> Grounder<'a> {
     }
 
     /// The value found on the anchor's row, with its grounding note.
+    /// A row other than `winner` whose label holds every word of the
+    /// mention but whose cell for `year` is blank ("--", "n/a") while the
+    /// table has a column for that year: the value asked is not printed,
+    /// and another row's number would be a wrong answer.
+    fn blank_named_row(&self, own: &[&String], winner: usize, year: i32) -> Option<usize> {
+        if own.is_empty() {
+            return None;
+        }
+        let year_columns: Vec<usize> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.column_year == Some(year))
+            .map(|c| c.column)
+            .collect();
+        if year_columns.is_empty() {
+            return None;
+        }
+        let named = |row: usize| {
+            own.iter()
+                .all(|w| self.page.row_words[row].iter().any(|l| same_word(l, w)))
+        };
+        if named(winner) {
+            return None;
+        }
+        (0..self.schema.rows.len()).find(|&row| {
+            named(row)
+                && !self
+                    .schema
+                    .cells
+                    .iter()
+                    .any(|c| c.row == row && year_columns.contains(&c.column))
+        })
+    }
+
     fn anchored(mut o: Operand, year: Option<i32>) -> Operand {
         // "and in 2007?": no words of its own, the row asked before
         o.grounding = Some(GroundingNote {
