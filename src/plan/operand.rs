@@ -21,6 +21,8 @@ pub(super) struct Operand {
     pub cell: Option<(usize, usize)>,
     /// The scale word its source prints ("million"), if any.
     pub scale: Option<Scale>,
+    /// Its source prints a percentage.
+    pub percent: bool,
     /// Why the grounder chose it, for `--explain` (grounded operands only).
     pub grounding: Option<GroundingNote>,
 }
@@ -58,6 +60,7 @@ pub(super) fn cell_operand(cell: &CellEntry) -> Operand {
         label: cell.row_label.clone(),
         cell: Some((cell.row, cell.column)),
         scale: label_scale(&cell.column_label).or_else(|| label_scale(&cell.row_label)),
+        percent: cell.percent,
         grounding: None,
     }
 }
@@ -79,6 +82,7 @@ pub(super) fn fact_operand(fact: &FactEntry) -> Operand {
         label: fact.context.clone(),
         cell: None,
         scale: fact.scale.clone(),
+        percent: fact.percent,
         grounding: None,
     }
 }
@@ -95,6 +99,7 @@ pub(super) fn header_operand(h: &HeaderNumberEntry) -> Operand {
         label: h.column_label.clone(),
         cell: None,
         scale: label_scale(&h.column_label),
+        percent: h.percent,
         grounding: None,
     }
 }
@@ -109,6 +114,7 @@ pub(super) fn reference_operand(h: &TurnResult) -> Operand {
         label: h.description.clone(),
         cell: None,
         scale: h.scale.clone(),
+        percent: false,
         grounding: None,
     }
 }
@@ -129,6 +135,7 @@ pub(super) fn operand_from_used(v: &UsedValue) -> Operand {
         label: v.description.clone(),
         cell: None,
         scale: v.scale.clone(),
+        percent: false,
         grounding: None,
     }
 }
@@ -142,6 +149,7 @@ pub(super) fn constant_operand(c: Decimal) -> Operand {
         label: c.to_string(),
         cell: None,
         scale: None,
+        percent: false,
         grounding: None,
     }
 }

@@ -69,6 +69,19 @@ impl RulesPlanner {
         }
     }
 
+    /// The percentage the page prints for the question's words, when a
+    /// ratio finds no part and whole of its own.
+    fn printed_percentage(
+        &self,
+        t: &Turn<'_>,
+        b: &mut PlanBuilder,
+    ) -> Option<Result<String, PlanError>> {
+        let year = t.r.years.first().copied().or(t.last_year);
+        let o = t.g.ground(&t.metric, year).ok().filter(|o| o.percent)?;
+        let v = b.add("value", o);
+        Some(self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]))
+    }
+
     /// "what is the ratio times the 2011 value?": two mentioned factors.
     fn product_of_mentions(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
         let (left, right) = split_at_first(&t.r.text, &self.cues.product_connector)
@@ -152,7 +165,15 @@ impl RulesPlanner {
     /// in the whole's slot; a part and whole printed in different scales
     /// are each multiplied by their scale (the product template) first.
     fn ratio_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
-        let (num, den) = self.ratio_operands(t)?;
+        let (num, den) = match self.ratio_operands(t) {
+            Ok(pair) => pair,
+            // "what was the operating profit for the americas as a percentage
+            // of net sales?" on a page that prints that percentage: read it
+            Err(e @ PlanError::NoEarlierResult(_)) => {
+                return self.printed_percentage(t, b).unwrap_or(Err(e));
+            }
+            Err(e) => return Err(e),
+        };
         let part_scale = num.scale.as_ref().map(Scale::multiplier);
         let n = b.add("part", num);
         let (part, whole) = match den {

@@ -24,14 +24,28 @@ pub struct LlmExchange {
     pub prompt_tokens: Option<u64>,
     /// Completion tokens the server reported.
     pub completion_tokens: Option<u64>,
-    /// Milliseconds from the first request to the reply, retries included.
+    /// Milliseconds from the first request to the reply, retries included
+    /// (run folders written before this field was always set hold null:
+    /// read as 0).
+    #[serde(default, deserialize_with = "null_as_default")]
     pub latency_ms: u64,
     /// Requests retried after a timeout, connection error, 429 or 5xx.
     pub retries: u32,
     /// The reply came from the on-disk cache (no request was made).
     pub cache_hit: bool,
-    /// What the exchange cost in US dollars at the configured prices (0 on a cache hit).
+    /// What the exchange cost in US dollars at the configured prices (0 on
+    /// a cache hit; null in older run folders, read as 0).
+    #[serde(default, deserialize_with = "null_as_default")]
     pub cost_usd: f64,
+}
+
+/// A number that older records may hold as null.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 /// Requests, tokens and cost, summed over exchanges (a turn's or a run's).
@@ -100,5 +114,19 @@ impl std::fmt::Display for Usage {
             self.completion_tokens,
             self.cost_usd
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn older_records_with_null_numbers_still_read() {
+        let e: LlmExchange = serde_json::from_str(
+            r#"{"phase":"phase2","attempt":0,"prompt":"q","reply":null,"prompt_tokens":null,"completion_tokens":null,"latency_ms":null,"retries":0,"cache_hit":true,"cost_usd":null}"#,
+        )
+        .expect("an older exchange record");
+        assert_eq!((e.latency_ms, e.cost_usd, e.error), (0, 0.0, None));
     }
 }
