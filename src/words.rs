@@ -340,6 +340,67 @@ pub fn year_boundary_date(label: &str) -> Option<bool> {
     }
 }
 
+/// The dates a text prints, as (month, day if printed, year as printed):
+/// `january 3 , 2009`, `december 31 2008`, `12/31/2012`, `january 2009`.
+pub fn dates_in(text: &str) -> Vec<(u8, Option<u8>, i32)> {
+    let toks: Vec<String> = text
+        .to_lowercase()
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '?'))
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect();
+    let month_of = |t: &str| {
+        let t = t.trim_end_matches('.');
+        (t.len() >= 3)
+            .then(|| MONTH_NAMES.iter().position(|n| n.starts_with(t)))
+            .flatten()
+            .map(|i| i as u8 + 1)
+    };
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let parts: Vec<&str> = t.split('/').collect();
+        if let [m, d, y] = parts.as_slice() {
+            if let (Ok(m), Ok(d), Ok(y)) = (m.parse::<u8>(), d.parse::<u8>(), y.parse::<i32>()) {
+                let y = if y < 100 {
+                    2000 + y - if y > 50 { 100 } else { 0 }
+                } else {
+                    y
+                };
+                if (1..=12).contains(&m) {
+                    out.push((m, Some(d), y));
+                }
+            }
+            continue;
+        }
+        let Some(m) = month_of(t) else { continue };
+        let next = toks.get(i + 1).map(String::as_str);
+        let after = toks.get(i + 2).map(String::as_str);
+        let day = next
+            .and_then(|d| d.parse::<u8>().ok())
+            .filter(|d| (1..=31).contains(d));
+        let year_tok = if day.is_some() { after } else { next };
+        if let Some(y) = year_tok.and_then(year_of_token) {
+            out.push((m, day, y));
+        }
+    }
+    out
+}
+
+const MONTH_NAMES: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
 const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
@@ -395,6 +456,15 @@ mod tests {
         assert_eq!(quarter_in("quarter ended 12/31/10"), Some(4));
         assert_eq!(quarter_in("q2 2019"), Some(2));
         assert_eq!(quarter_in("fiscal 2009"), None);
+    }
+
+    #[test]
+    fn dates_with_and_without_a_day() {
+        assert_eq!(dates_in("on january 3, 2009"), vec![(1, Some(3), 2009)]);
+        assert_eq!(dates_in("december 31 2008"), vec![(12, Some(31), 2008)]);
+        assert_eq!(dates_in("12/31/12"), vec![(12, Some(31), 2012)]);
+        assert_eq!(dates_in("in january 2009"), vec![(1, None, 2009)]);
+        assert!(dates_in("the march of progress in 2009").is_empty());
     }
 
     #[test]

@@ -939,3 +939,23 @@ fn a_blank_cell_is_not_answered_with_another_row() {
         &[Fails, Num("1200")],
     );
 }
+
+/// A performance index whose columns are fiscal year ends in early January.
+const FISCAL_INDEX: TableRows = &[
+    &["", "december 30 2006", "january 3 2009", "january 2 2010"],
+    &["acme corp", "100.00", "97.26", "116.01"],
+    &["s&p 500 index", "100.00", "65.70", "78.62"],
+];
+
+#[test]
+fn a_date_the_question_prints_names_its_column() {
+    check(
+        FISCAL_INDEX,
+        "",
+        &[
+            "what was the value of the s&p 500 index on january 3, 2009?",
+            "what was the value of acme corp in january 2010?",
+        ],
+        &[Num("65.70"), Num("116.01")],
+    );
+}

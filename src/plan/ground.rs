@@ -44,6 +44,8 @@ pub(super) struct Grounder<'a> {
     pub(super) asked_scale: Option<String>,
     /// The quarter the question names.
     pub(super) asked_quarter: Option<u8>,
+    /// The dates the question prints.
+    pub(super) asked_dates: Vec<(u8, Option<u8>, i32)>,
     /// For mentions with these (inherited) words, the row label or text
     /// context of the value they were inherited from.
     pub anchor: Option<(Vec<String>, String)>,
@@ -74,6 +76,7 @@ impl<'a> Grounder<'a> {
             asks_total,
             asked_scale,
             asked_quarter: words::quarter_in(question),
+            asked_dates: words::dates_in(question),
             anchor: None,
             earlier: HashSet::new(),
         }

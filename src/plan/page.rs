@@ -36,6 +36,8 @@ pub(super) struct PageIndex {
     /// The quarter each row and column label names.
     pub row_quarter: Vec<Option<u8>>,
     pub column_quarter: Vec<Option<u8>>,
+    /// The dates each column label prints.
+    pub column_dates: Vec<Vec<(u8, Option<u8>, i32)>>,
     /// No column names a year and fewer than half the rows do: those years
     /// are part of a few rows' names, not the table's period axis.
     pub row_years_are_names: bool,
@@ -209,6 +211,7 @@ impl PageIndex {
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
             row_quarter: per_label(&schema.rows, words::quarter_in),
             column_quarter: per_label(&schema.columns, words::quarter_in),
+            column_dates: per_label(&schema.columns, words::dates_in),
             idf,
             row_words,
             row_alias_words,

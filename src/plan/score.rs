@@ -145,6 +145,20 @@ impl Grounder<'_> {
     /// The cell's year against the year asked (or, with no year asked, the
     /// column's position).
     fn cell_year_features(&self, f: &mut FeatureVector, cell: &CellEntry, year: Option<i32>) {
+        let printed = &self.page.column_dates[cell.column];
+        if self.asked_dates.iter().any(|(m, d, y)| {
+            year.is_none_or(|asked| asked == *y)
+                && printed
+                    .iter()
+                    .any(|(pm, pd, py)| pm == m && py == y && d.is_none_or(|d| *pd == Some(d)))
+        }) {
+            // the date asked is the column's, whatever fiscal year it holds
+            f.set(F::date_match, 1.0);
+            if year.is_some() {
+                f.set(F::cell_year_match, 1.0);
+                return;
+            }
+        }
         let cell_year = cell.column_year.or(cell.row_year);
         if self.page.row_years_are_names && cell.column_year.is_none() {
             // "2007 net revenue ... rider revenue ... 2008 net revenue": the
