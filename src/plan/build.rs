@@ -3,7 +3,7 @@
 //! operation), and the finished `Plan` and `Phase2` of a turn.
 
 use super::operand::Operand;
-use super::read::Operation;
+use super::operation::Operation;
 use super::template::Template;
 use crate::ontology::{CalculationPattern, OntologyError};
 use crate::planner::PlanError;

@@ -14,7 +14,6 @@ pub use super::features::{Feature, FeatureVector, Weights};
 use super::cues::{Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{cell_operand, fact_operand, header_operand, GroundingNote, Operand, Whole};
 use super::page::PageIndex;
-use super::score::Asked;
 use crate::kg::{CellEntry, Schema};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
@@ -28,6 +27,20 @@ enum Target {
     Cell(usize),
     Fact(usize),
     Header(usize),
+}
+
+/// A mention as the features read it.
+pub(super) struct Asked<'m> {
+    /// The mention's own words, each once.
+    pub words: Vec<&'m String>,
+    /// Their total weight (each word's rarity, at least 0.3).
+    pub weight: f64,
+    /// The year asked.
+    pub year: Option<i32>,
+    /// The mention's own words in order, for phrase matches.
+    pub mention: &'m [String],
+    /// Whether the mention says beginning or end of a period.
+    pub boundary: Option<Boundary>,
 }
 
 /// Grounds mentions in the page's cells and text facts.

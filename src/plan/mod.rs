@@ -15,6 +15,7 @@ pub mod ground;
 mod history;
 mod mention;
 mod operand;
+mod operation;
 mod operations;
 mod page;
 mod ratio;

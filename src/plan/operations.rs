@@ -8,7 +8,7 @@ use super::cues::split_at_first;
 use super::history::last_result;
 use super::mention::strip_ratio_lead;
 use super::operand::{reference_operand, Operand, Whole};
-use super::read::Operation;
+use super::operation::Operation;
 use super::rules::RulesPlanner;
 use super::sum::SumTerms;
 use super::turn::Turn;

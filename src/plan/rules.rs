@@ -33,7 +33,7 @@ use crate::trace::ValueGrounding;
 use crate::turn::{Phase2, Plan};
 use rust_decimal::Decimal;
 
-pub use super::read::Operation;
+pub use super::operation::Operation;
 
 /// The rules planner. Holds the TBox's patterns and the formula of the turn
 /// being planned between its two phases.

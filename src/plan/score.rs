@@ -4,25 +4,11 @@
 
 use super::cues::Boundary;
 use super::features::{Feature as F, FeatureVector};
-use super::ground::{same_word, Grounder};
+use super::ground::{same_word, Asked, Grounder};
 use crate::kg::schema::HeaderNumberEntry;
 use crate::kg::{CellEntry, FactEntry};
 use crate::turn::Scale;
 use crate::words::{self, content_words};
-
-/// A mention as the features read it.
-pub(super) struct Asked<'m> {
-    /// The mention's own words, each once.
-    pub words: Vec<&'m String>,
-    /// Their total weight (each word's rarity, at least 0.3).
-    pub weight: f64,
-    /// The year asked.
-    pub year: Option<i32>,
-    /// The mention's own words in order, for phrase matches.
-    pub mention: &'m [String],
-    /// Whether the mention says beginning or end of a period.
-    pub boundary: Option<Boundary>,
-}
 
 impl Grounder<'_> {
     /// The features of a table cell.

@@ -5,7 +5,8 @@
 use super::cues::{contains_any, split_at_first};
 use super::history::{count_terms, last_sum, values_since};
 use super::operand::{reference_operand, Operand};
-use super::read::{first_year, Operation};
+use super::operation::Operation;
+use super::read::first_year;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;

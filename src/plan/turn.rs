@@ -5,7 +5,8 @@
 
 use super::ground::Grounder;
 use super::history::inherited_metric;
-use super::read::{Operation, Reading};
+use super::operation::Operation;
+use super::read::Reading;
 use super::rules::RulesPlanner;
 use crate::kg::Schema;
 use crate::planner::TurnContext;
