@@ -287,12 +287,7 @@ fn years_of(label: &str, fiscal: bool) -> Vec<i32> {
 /// "4th quarter", "the last quarter", or a quarter's closing date ("march
 /// 31", "quarter ended 9/30/10").
 pub fn quarter_in(text: &str) -> Option<u8> {
-    let toks: Vec<String> = text
-        .to_lowercase()
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '?'))
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-        .collect();
+    let toks = date_tokens(text);
     for (i, t) in toks.iter().enumerate() {
         let next = toks.get(i + 1).map(String::as_str);
         let q = match t.as_str() {
@@ -340,22 +335,30 @@ pub fn year_boundary_date(label: &str) -> Option<bool> {
     }
 }
 
-/// The dates a text prints, as (month, day if printed, year as printed):
-/// `january 3 , 2009`, `december 31 2008`, `12/31/2012`, `january 2009`.
-pub fn dates_in(text: &str) -> Vec<(u8, Option<u8>, i32)> {
-    let toks: Vec<String> = text
-        .to_lowercase()
+/// Lowercase tokens split at spaces, commas, parentheses and question marks
+/// (dates keep their slashes: `12/31/10`).
+fn date_tokens(text: &str) -> Vec<String> {
+    text.to_lowercase()
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '?'))
         .filter(|t| !t.is_empty())
         .map(str::to_string)
-        .collect();
-    let month_of = |t: &str| {
-        let t = t.trim_end_matches('.');
-        (t.len() >= 3)
-            .then(|| MONTH_NAMES.iter().position(|n| n.starts_with(t)))
-            .flatten()
-            .map(|i| i as u8 + 1)
-    };
+        .collect()
+}
+
+/// The month (1 to 12) a token names: its name or an abbreviation of three
+/// letters or more (`dec.`, `sept`).
+pub fn month_number(token: &str) -> Option<u8> {
+    let t = token.trim_end_matches('.');
+    (t.len() >= 3)
+        .then(|| MONTH_NAMES.iter().position(|n| n.starts_with(t)))
+        .flatten()
+        .map(|i| i as u8 + 1)
+}
+
+/// The dates a text prints, as (month, day if printed, year as printed):
+/// `january 3 , 2009`, `december 31 2008`, `12/31/2012`, `january 2009`.
+pub fn dates_in(text: &str) -> Vec<(u8, Option<u8>, i32)> {
+    let toks = date_tokens(text);
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         let parts: Vec<&str> = t.split('/').collect();
@@ -372,7 +375,7 @@ pub fn dates_in(text: &str) -> Vec<(u8, Option<u8>, i32)> {
             }
             continue;
         }
-        let Some(m) = month_of(t) else { continue };
+        let Some(m) = month_number(t) else { continue };
         let next = toks.get(i + 1).map(String::as_str);
         let after = toks.get(i + 2).map(String::as_str);
         let day = next

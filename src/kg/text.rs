@@ -48,36 +48,9 @@ pub struct TextNumber {
     pub context: String,
 }
 
-const MONTHS: [&str; 24] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-];
-
 /// Whether a token is a month name or abbreviation.
 pub fn is_month(token: &str) -> bool {
-    MONTHS.contains(&token.trim_end_matches('.'))
+    crate::words::month_number(token).is_some()
 }
 
 /// A plausible year (1950–2050) written as four digits.
