@@ -275,8 +275,19 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             .map(|(p, y)| (p.abs_diff(i), *p, *y))
             .filter(|(d, _, _)| *d <= 6)
             .min_by_key(|(d, p, _)| (*d, usize::from(*p < i)));
-        if let Some((_, _, y)) = nearest {
-            numbers[k].year = Some(y);
+        if let Some((_, p, y)) = nearest {
+            // "... as of december 31 , 2008 , compared to approximately $a
+            // ... as of december 31 , 2007": past a comparison, the amounts
+            // belong to the date that closes their clause
+            let compared = p < i && (p + 1..i).any(|j| tokens[j] == "compared");
+            let closing = years
+                .iter()
+                .find(|(q, _)| *q > i && *q <= i + 16)
+                .map(|(_, y)| y);
+            numbers[k].year = match (compared, closing) {
+                (true, Some(cy)) => Some(*cy),
+                _ => Some(y),
+            };
         } else if distinct.len() == 1 {
             numbers[k].year = Some(distinct[0]);
         }
@@ -345,6 +356,16 @@ mod tests {
         assert_eq!(n[0].raw, "$ 1,234.5 million");
         assert!(n[1].percent);
         assert_eq!(n[2].value, Decimal::from(-3));
+    }
+
+    #[test]
+    fn amounts_past_a_comparison_take_the_date_that_closes_their_clause() {
+        let n = numbers(
+            "93000 customers at december 31 , 2008 , compared to approximately 86000 gas customers as of december 31 , 2007 .",
+        );
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2008));
+        assert_eq!(amounts[1].year, Some(2007));
     }
 
     #[test]
