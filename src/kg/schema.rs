@@ -113,9 +113,6 @@ pub struct Schema {
     pub facts: Vec<FactEntry>,
     /// Sentences of the text in order.
     pub sentences: Vec<String>,
-    /// How many of them come before the table (`pre_text`); the last of
-    /// these often names what a table of one column measures.
-    pub pre_text_sentences: usize,
 }
 
 fn text(t: &Option<Term>) -> String {
@@ -223,11 +220,8 @@ impl Schema {
         }
         for r in rows(
             kg,
-            &format!("SELECT ?text ?section WHERE {{ GRAPH {g} {{ ?s a fk:Sentence ; fk:text ?text ; fk:index ?i . OPTIONAL {{ ?s fk:section ?section }} }} }} ORDER BY ?i"),
+            &format!("SELECT ?text WHERE {{ GRAPH {g} {{ ?s a fk:Sentence ; fk:text ?text ; fk:index ?i }} }} ORDER BY ?i"),
         )? {
-            if text(&r[1]) == "pre_text" {
-                schema.pre_text_sentences = schema.sentences.len() + 1;
-            }
             schema.sentences.push(text(&r[0]));
         }
         for r in rows(

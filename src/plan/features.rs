@@ -44,8 +44,6 @@ macro_rules! features {
 features! {
     label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
     row_cover = 0.25, "Share of the row label's words the mention covers.";
-    no_word_match = 0.0, "The mention has words of its own and the candidate's labels, context and sentence hold none of them.";
-    caption_match = 0.0, "Share of the mention's words found in the sentence just before the table, which often names what the table measures.";
     phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
     total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
     total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";
@@ -56,7 +54,6 @@ features! {
     cell_year_in_label = 0.8, "The cell has no year of its own, but its labels print the year asked.";
     cell_year_absent = -0.3, "A year is asked and the cell's labels print none.";
     date_match = 0.3, "The question prints the column's date (\"january 3, 2009\", or its month and year): it names that column whatever its fiscal year (the year counts as matched).";
-    printed_year_match = 0.0, "A date column whose fiscal year differs from the year asked prints the year asked (\"january 3 2009\" asked as 2009).";
     name_year_match = 0.5, "Years name a few rows (not the period axis) and the row names the year asked.";
     name_year_other = -1.0, "Years name a few rows and the row names another year.";
     column_position = -0.02, "No year asked: the column's position (the first column is the latest).";

@@ -43,8 +43,6 @@ pub(super) struct PageIndex {
     pub row_years_are_names: bool,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
-    /// Words of the sentence just before the table.
-    pub caption_words: Vec<String>,
     /// Every year the page speaks of: in labels (as printed and as fiscal
     /// years), cells, text numbers and sentences.
     pub page_years: HashSet<i32>,
@@ -66,7 +64,6 @@ fn page_key(schema: &Schema, lexicon: bool) -> u64 {
     schema.columns.hash(&mut h);
     schema.row_concept_labels.hash(&mut h);
     schema.sentences.hash(&mut h);
-    schema.pre_text_sentences.hash(&mut h);
     schema.facts.len().hash(&mut h);
     for f in &schema.facts {
         (f.sentence, f.token, &f.context, f.year).hash(&mut h);
@@ -186,12 +183,6 @@ impl PageIndex {
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
-        let caption_words = schema
-            .pre_text_sentences
-            .checked_sub(1)
-            .and_then(|i| sentence_words.get(i))
-            .cloned()
-            .unwrap_or_default();
         let vocabulary = idf
             .keys()
             .cloned()
@@ -202,7 +193,6 @@ impl PageIndex {
         Self {
             key,
             vocabulary,
-            caption_words,
             page_years: page_years(schema),
             row_years_are_names: row_years_are_names(schema),
             row_is_total: per_label(&schema.rows, is_total),

@@ -42,7 +42,7 @@ impl Grounder<'_> {
             })
             .map(|w| self.weight(w).max(0.3))
             .sum();
-        self.label_and_caption(f, hit, a);
+        f.set(F::label_match, hit / a.weight);
         if !row.is_empty() {
             let covered = row
                 .iter()
@@ -55,17 +55,6 @@ impl Grounder<'_> {
             Self::phrase_share(a.mention, row).max(Self::phrase_share(a.mention, col)),
         );
         (row_hit, col_hit)
-    }
-
-    /// The share of the mention found in a candidate's labels (`hit`, its
-    /// weight) and in the table's caption, and whether neither holds any.
-    fn label_and_caption(&self, f: &mut FeatureVector, hit: f64, a: &Asked) {
-        let caption_hit = self.overlap(&a.words, &self.page.caption_words);
-        f.set(F::label_match, hit / a.weight);
-        f.set(F::caption_match, caption_hit / a.weight);
-        if hit == 0.0 && caption_hit == 0.0 && !a.words.is_empty() {
-            f.set(F::no_word_match, 1.0);
-        }
     }
 
     /// A total row or column where the mention names only the other axis,
@@ -158,13 +147,7 @@ impl Grounder<'_> {
         }
         match (year, cell_year) {
             (Some(y), Some(cy)) if y == cy => f.set(F::cell_year_match, 1.0),
-            (Some(y), Some(_)) => {
-                f.set(F::cell_year_other, 1.0);
-                let printed = words::printed_years(&cell.column_label);
-                if printed.contains(&y) {
-                    f.set(F::printed_year_match, 1.0);
-                }
-            }
+            (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
             (Some(y), None) => {
                 let label = format!("{} {}", cell.row_label, cell.column_label);
                 if words::years_in(&label).contains(&y) {
@@ -182,7 +165,7 @@ impl Grounder<'_> {
         let mut f = FeatureVector::default();
         let label = content_words(&h.words);
         let hit = self.overlap(&a.words, &label);
-        self.label_and_caption(&mut f, hit, a);
+        f.set(F::label_match, hit / a.weight);
         f.set(F::phrase, Self::phrase_share(a.mention, &label));
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
@@ -201,12 +184,8 @@ impl Grounder<'_> {
     pub(super) fn fact_features(&self, k: usize, fact: &FactEntry, a: &Asked) -> FeatureVector {
         let mut f = FeatureVector::default();
         let (ctx, sent) = &self.page.fact_words[k];
-        let sentence_hit = self.overlap(&a.words, sent);
         f.set(F::context_match, self.overlap(&a.words, ctx) / a.weight);
-        f.set(F::sentence_match, sentence_hit / a.weight);
-        if sentence_hit == 0.0 && !a.words.is_empty() {
-            f.set(F::no_word_match, 1.0);
-        }
+        f.set(F::sentence_match, self.overlap(&a.words, sent) / a.weight);
         f.set(F::phrase, Self::phrase_share(a.mention, sent));
         Self::fact_year_features(&mut f, fact, a.year);
         if fact.percent && !self.wants_percent {
