@@ -208,58 +208,37 @@ pub fn normalise_label(label: &str) -> String {
 }
 
 /// The years a label names, in order: `2007`, `december 31 , 2008`,
-/// `12/31/01`, `dec . 282013` (a glued day and year). A date in early
-/// January names the fiscal year before it (`january 3 2009` is 2008).
+/// `12/31/01`, `dec . 282013` (a glued day and year). A date is read as the
+/// year it prints, early January included (`january 3 2009` is 2009): the
+/// reports' questions name a column by the year it prints.
 pub fn years_in(label: &str) -> Vec<i32> {
-    years_of(label, true)
-}
-
-/// The calendar years a label prints, with no fiscal shift (`january 3
-/// 2009` is 2009).
-pub fn printed_years(label: &str) -> Vec<i32> {
-    years_of(label, false)
-}
-
-fn years_of(label: &str, fiscal: bool) -> Vec<i32> {
     let lower = label.to_lowercase();
     let mut years = Vec::new();
     let toks: Vec<&str> = lower
         .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
         .filter(|t| !t.is_empty())
         .collect();
-    for (i, tok) in toks.iter().enumerate() {
-        let january = fiscal
-            && (i
-                .checked_sub(2)
-                .and_then(|p| toks.get(p))
-                .is_some_and(|m| m.starts_with("jan"))
-                || i.checked_sub(1)
-                    .and_then(|p| toks.get(p))
-                    .is_some_and(|m| m.starts_with("jan")));
+    for tok in &toks {
         if let Some(y) = year_of_token(tok) {
-            years.push(if january { y - 1 } else { y });
+            years.push(y);
         } else if tok.contains('-') && tok.bytes().any(|b| b.is_ascii_alphabetic()) {
             // dd-mon-yyyy or mon-yy
             let parts: Vec<&str> = tok.split('-').collect();
-            let month = parts.iter().find(|p| {
+            let has_month = parts.iter().any(|p| {
                 p.len() >= 3
                     && MONTHS
                         .iter()
                         .any(|m| p.starts_with(m) && m.starts_with(&p[..3]))
             });
             let last = parts.last().copied().unwrap_or("");
-            if let (Some(month), true) = (month, last.bytes().all(|b| b.is_ascii_digit())) {
+            if has_month && last.bytes().all(|b| b.is_ascii_digit()) {
                 let y: i32 = last.parse().unwrap_or(0);
                 let y = match last.len() {
                     2 => 2000 + y - if y > 50 { 100 } else { 0 },
                     4 => y,
                     _ => continue,
                 };
-                years.push(if fiscal && month.starts_with("jan") {
-                    y - 1
-                } else {
-                    y
-                });
+                years.push(y);
             }
         } else if tok.contains('/') {
             // m/d/yy or m/d/yyyy
@@ -275,8 +254,7 @@ fn years_of(label: &str, fiscal: bool) -> Vec<i32> {
                     4 => y,
                     _ => continue,
                 };
-                let month: u32 = parts[0].parse().unwrap_or(0);
-                years.push(if fiscal && month == 1 { y - 1 } else { y });
+                years.push(y);
             }
         }
     }
@@ -433,8 +411,8 @@ mod tests {
         assert_eq!(years_in("31-dec-2012"), vec![2012]);
         assert_eq!(years_in("dec-08"), vec![2008]);
         assert_eq!(years_in("dec . 282013 (1)"), vec![2013]);
-        assert_eq!(years_in("january 3 2009"), vec![2008]);
-        assert_eq!(years_in("1/3/2009"), vec![2008]);
+        assert_eq!(years_in("january 3 2009"), vec![2009]);
+        assert_eq!(years_in("1/3/2009"), vec![2009]);
         assert_eq!(years_in("% change 2014 v 2013"), vec![2014, 2013]);
         assert!(years_in("amount ( in millions )").is_empty());
     }

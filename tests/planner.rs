@@ -940,7 +940,8 @@ fn a_blank_cell_is_not_answered_with_another_row() {
     );
 }
 
-/// A performance index whose columns are fiscal year ends in early January.
+/// A performance index whose columns are fiscal year ends, some in early
+/// January.
 const FISCAL_INDEX: TableRows = &[
     &["", "december 30 2006", "january 3 2009", "january 2 2010"],
     &["acme corp", "100.00", "97.26", "116.01"],
@@ -957,5 +958,20 @@ fn a_date_the_question_prints_names_its_column() {
             "what was the value of acme corp in january 2010?",
         ],
         &[Num("65.70"), Num("116.01")],
+    );
+}
+
+#[test]
+fn a_year_asked_names_the_column_that_prints_it() {
+    // "in 2009" is the column dated january 3 2009, not the fiscal year
+    // ending january 2 2010
+    check(
+        FISCAL_INDEX,
+        "",
+        &[
+            "what was the value of acme corp in 2009?",
+            "what was the value of the s&p 500 index in 2010?",
+        ],
+        &[Num("97.26"), Num("78.62")],
     );
 }

@@ -127,7 +127,7 @@ impl Grounder<'_> {
                     .iter()
                     .any(|(pm, pd, py)| pm == m && py == y && d.is_none_or(|d| *pd == Some(d)))
         }) {
-            // the date asked is the column's, whatever fiscal year it holds
+            // the date asked is the column's: the year counts as matched
             f.set(F::date_match, 1.0);
             if year.is_some() {
                 f.set(F::cell_year_match, 1.0);
