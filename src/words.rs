@@ -4,6 +4,7 @@
 //! Pure functions over strings; no RDF, no questions' gold.
 
 use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// Words too common to tell one row or sentence from another.
@@ -154,6 +155,46 @@ pub fn stem(word: &str) -> String {
         return "us".to_string();
     }
     stemmer().stem(word).into_owned()
+}
+
+/// A label with its glued words split apart, as PDF extraction leaves them
+/// in table headers (`numberof sharespurchased` is `number of shares
+/// purchased`): a word of five letters or more that `known` lacks becomes
+/// two or three words that `known` (or the stop words) holds, the split
+/// whose shortest part is longest. Other words stay as they are.
+pub fn unglue(label: &str, known: &HashSet<String>) -> String {
+    let is_word = |w: &str| w.len() >= 2 && (known.contains(w) || is_stop_word(w));
+    let split = |w: &str| -> Option<Vec<String>> {
+        let mut best: Option<(usize, Vec<String>)> = None;
+        let mut consider = |parts: Vec<&str>| {
+            let shortest = parts.iter().map(|p| p.len()).min().unwrap_or(0);
+            if parts.iter().all(|p| is_word(p)) && best.as_ref().is_none_or(|(b, _)| shortest > *b)
+            {
+                best = Some((shortest, parts.iter().map(|p| p.to_string()).collect()));
+            }
+        };
+        for i in 2..w.len().saturating_sub(1) {
+            consider(vec![&w[..i], &w[i..]]);
+            for j in i + 2..w.len().saturating_sub(1) {
+                consider(vec![&w[..i], &w[i..j], &w[j..]]);
+            }
+        }
+        best.map(|(_, parts)| parts)
+    };
+    label
+        .split_whitespace()
+        .map(|token| {
+            let lower = token.to_lowercase();
+            let glued = lower.len() >= 5
+                && lower.bytes().all(|b| b.is_ascii_lowercase())
+                && !known.contains(&lower);
+            match glued.then(|| split(&lower)).flatten() {
+                Some(parts) => parts.join(" "),
+                None => token.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Stemmed content words of a text, stop words, numbers and years removed.
@@ -415,6 +456,25 @@ mod tests {
         assert_eq!(years_in("1/3/2009"), vec![2009]);
         assert_eq!(years_in("% change 2014 v 2013"), vec![2014, 2013]);
         assert!(years_in("amount ( in millions )").is_empty());
+    }
+
+    #[test]
+    fn glued_words_split_on_the_words_a_page_knows() {
+        let known: HashSet<String> = ["number", "shares", "purchased", "average", "price"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            unglue("total numberof sharespurchased", &known),
+            "total number of shares purchased"
+        );
+        assert_eq!(
+            unglue("averageprice paidper share", &known),
+            "average price paidper share"
+        );
+        // a word the page prints, or one no split explains, stays whole
+        assert_eq!(unglue("shares", &known), "shares");
+        assert_eq!(unglue("goodwill", &known), "goodwill");
     }
 
     #[test]

@@ -940,6 +940,31 @@ fn a_blank_cell_is_not_answered_with_another_row() {
     );
 }
 
+/// Share repurchases whose column headers lost their spaces in extraction.
+const GLUED_HEADERS: TableRows = &[
+    &[
+        "",
+        "total numberof sharespurchased",
+        "averageprice paidper share",
+        "total number ofshares purchased aspart of publiclyannounced plans",
+    ],
+    &["october 2018", "939957", "87.23", "931131"],
+    &["november 2018", "3655945", "87.39", "3439476"],
+];
+
+#[test]
+fn glued_header_words_are_read_apart() {
+    check(
+        GLUED_HEADERS,
+        "the average price paid per share is the total paid over the number of shares purchased .",
+        &[
+            "what was the average price paid per share in october 2018?",
+            "what was the total number of shares purchased in november 2018?",
+        ],
+        &[Num("87.23"), Num("3655945")],
+    );
+}
+
 /// A performance index whose columns are fiscal year ends, some in early
 /// January.
 const FISCAL_INDEX: TableRows = &[

@@ -171,9 +171,15 @@ impl PageIndex {
 
     /// Indexes a page.
     fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
-        let row_words = per_label(&schema.rows, content_words);
+        let text_words: HashSet<String> = schema
+            .sentences
+            .iter()
+            .flat_map(|s| words::tokens(s))
+            .collect();
+        let label_words = |l: &str| content_words(&words::unglue(l, &text_words));
+        let row_words = per_label(&schema.rows, label_words);
         let row_alias_words = alias_words(schema, &row_words, lexicon);
-        let column_words = per_label(&schema.columns, content_words);
+        let column_words = per_label(&schema.columns, label_words);
         let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
             .facts
             .iter()

@@ -50,6 +50,13 @@ impl Grounder<'_> {
                 .count();
             f.set(F::row_cover, covered as f64 / row.len() as f64);
         }
+        if !col.is_empty() {
+            let covered = col
+                .iter()
+                .filter(|w| q.iter().any(|x| same_word(x, w)))
+                .count();
+            f.set(F::column_cover, covered as f64 / col.len() as f64);
+        }
         f.set(
             F::phrase,
             Self::phrase_share(a.mention, row).max(Self::phrase_share(a.mention, col)),
