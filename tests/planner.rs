@@ -940,6 +940,20 @@ fn a_blank_cell_is_not_answered_with_another_row() {
     );
 }
 
+#[test]
+fn the_year_before_is_one_earlier_than_the_last() {
+    check(
+        SALES,
+        "",
+        &[
+            "what were net sales in 2008?",
+            "and in the year before?",
+            "and operating income in the following year?",
+        ],
+        &[Num("1200"), Num("1000"), Num("240")],
+    );
+}
+
 /// Share repurchases whose column headers lost their spaces in extraction.
 const GLUED_HEADERS: TableRows = &[
     &[
