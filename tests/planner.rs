@@ -820,6 +820,20 @@ fn beginning_and_end_of_a_period_pick_the_balance_rows() {
     );
 }
 
+#[test]
+fn a_flow_row_of_a_roll_forward_is_its_years_change() {
+    check(
+        BALANCES,
+        "",
+        &[
+            "what was the change in the balance from the start of 2010 to the end of 2012?",
+            "and what was the increase in 2011 on additions?",
+            "what was that increase in 2012?",
+        ],
+        &[Num("119"), Num("46"), Num("69")],
+    );
+}
+
 /// A quarterly price table: quarters named by their closing dates.
 const QUARTERS: TableRows = &[
     &["", "high", "low"],

@@ -21,6 +21,10 @@ pub(super) enum ChangeInputs {
     Pair(Operand, Operand),
     /// An earlier change and the value it started from.
     OfChange(Operand, Operand),
+    /// A change the page prints itself: a flow row of a roll-forward
+    /// table ("additions" between "balance at january 1" and "balance at
+    /// december 31") in the year asked.
+    Printed(Operand),
 }
 
 use ChangeInputs::Pair;
@@ -103,6 +107,15 @@ impl RulesPlanner {
         if is_index_table(t.schema) && self.names_whole_period(&t.r.text) {
             let new = g.ground(metric, Some(y))?;
             return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+        }
+        // "the increase in 2010 on positions assumed in acquisitions": a
+        // roll-forward's flow row is the year's change
+        if t.r.op == Operation::Change {
+            if let Ok(value) = g.ground(metric, Some(y)) {
+                if value.cell.is_some_and(|(row, _)| g.is_flow_row(row)) {
+                    return Ok(ChangeInputs::Printed(value));
+                }
+            }
         }
         // a change over a named year, or from the inherited years
         if let Some(prev) = last_change(&t.history) {

@@ -106,6 +106,15 @@ impl<'a> Grounder<'a> {
         self.page.idf.get(w).copied().unwrap_or(0.0)
     }
 
+    /// Whether row `row` is a flow of a roll-forward table: the table has
+    /// an opening and a closing balance row, and this row is neither.
+    pub fn is_flow_row(&self, row: usize) -> bool {
+        let b = &self.page.row_boundary;
+        b.contains(&Some(Boundary::Beginning))
+            && b.contains(&Some(Boundary::End))
+            && b.get(row).is_some_and(Option::is_none)
+    }
+
     /// Years the table's columns (or rows) name, ascending.
     pub fn years(&self) -> Vec<i32> {
         let mut ys: Vec<i32> = self.schema.columns.iter().filter_map(|(_, y)| *y).collect();

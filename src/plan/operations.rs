@@ -139,6 +139,10 @@ impl RulesPlanner {
     fn change_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
         match self.change_operands(t)? {
             ChangeInputs::Pair(new, old) => self.change_pair_formula(b, t.r.op, new, old),
+            ChangeInputs::Printed(change) => {
+                let v = b.add("value", change);
+                self.formulas.fill(Operation::Lookup, &[("x", &v)], &[])
+            }
             ChangeInputs::OfChange(change, old) => {
                 let c = b.add("change", change);
                 let o = b.add("old", old);
