@@ -660,6 +660,75 @@ fn query_refuses_construct() {
     assert!(err.contains("CONSTRUCT"), "{err}");
 }
 
+/// A runaway query is cancelled in flight: a COUNT over a cartesian product
+/// returns one row only at the end, so a limit checked between rows would
+/// never fire; a sort over a 5-way product would fill the memory.
+#[test]
+fn query_runaway_products_are_stopped_within_their_limit() {
+    for sparql in [
+        "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f . ?h ?i ?j } }",
+        "SELECT * WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f . ?h ?i ?j . ?k ?l ?m . ?n ?o ?p } } \
+         ORDER BY DESC(?c) LIMIT 1",
+        "SELECT * WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f . ?h ?i ?j } FILTER(CONCAT(STR(?c), STR(?f), STR(?j)) = \"none\") }",
+    ] {
+        let started = std::time::Instant::now();
+        let err = refused(sparql);
+        // the limit is 5 s; the margin is for a loaded machine
+        assert!(started.elapsed().as_secs() < 30, "{sparql}");
+        assert!(err.contains("query stopped"), "{sparql}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn query_deep_nesting_is_refused_and_a_batch_goes_on() {
+    let err = refused(&format!("SELECT * WHERE {}", "(".repeat(10_000)));
+    assert!(err.contains("nests brackets"), "{err}");
+    let (dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let id = "Test_ACME/2009/page_7.pdf-1";
+    let deep = format!(
+        "SELECT ?x WHERE {{ BIND({}1{} AS ?x) }}",
+        "(".repeat(4000),
+        ")".repeat(4000)
+    );
+    let lines = [
+        serde_json::json!({"id": id, "sparql": deep}),
+        serde_json::json!({"id": id, "sparql": "ASK {}"}),
+    ];
+    let queries = dir.path().join("queries.jsonl");
+    std::fs::write(
+        &queries,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let out = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg("--queries")
+            .arg(&queries),
+    );
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{out}");
+    assert!(
+        answers[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("nests brackets"),
+        "{out}"
+    );
+    assert_eq!(answers[1]["results"]["boolean"], true);
+}
+
+#[test]
+fn query_syntax_error_positions_count_the_users_lines() {
+    let err = refused("SELECT ?x\nWHERE { ?x ?y }");
+    assert!(err.contains("error at 2:"), "{err}");
+}
+
 // ---------------------------------------------------------------- bad input
 
 #[test]

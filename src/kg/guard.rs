@@ -14,6 +14,11 @@ use spargebra::{GraphUpdateOperation, Query, SparqlParser, SparqlSyntaxError};
 /// Maximum accepted query length in bytes.
 pub const MAX_QUERY_LENGTH: usize = 16_384;
 
+/// Deepest nesting of `(`, `{` and `[` accepted, checked before parsing:
+/// the parser recurses once a level, and a text nested thousands deep
+/// would overflow the stack.
+pub const MAX_NESTING_DEPTH: usize = 64;
+
 /// The form of an admitted query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryForm {
@@ -49,9 +54,23 @@ pub enum GuardError {
     /// The query contains a `SERVICE` clause.
     #[error("SERVICE clauses are refused: the query may not reach other endpoints")]
     Service,
+    /// The text nests brackets deeper than [`MAX_NESTING_DEPTH`].
+    #[error("query nests brackets {depth} deep, more than the limit of {max}")]
+    TooDeep {
+        /// The depth reached (counting stops just past the limit).
+        depth: usize,
+        /// The limit.
+        max: usize,
+    },
     /// The text is neither a valid query nor a valid update.
-    #[error("invalid SPARQL: {0}")]
-    Syntax(#[source] SparqlSyntaxError),
+    /// (When the text starts with the graph's prefixes that finkg
+    /// declares, [`crate::vocab::sparql_prefixes`], the position counts
+    /// lines from the end of them, as the author wrote the query.)
+    #[error("invalid SPARQL: {message}")]
+    Syntax {
+        /// The parser's message, its position in the author's lines.
+        message: String,
+    },
 }
 
 /// A SPARQL query that passed the guard: a local, read-only SELECT or ASK.
@@ -70,6 +89,13 @@ impl GuardedQuery {
                 max: MAX_QUERY_LENGTH,
             });
         }
+        let depth = nesting_depth(text, MAX_NESTING_DEPTH + 1);
+        if depth > MAX_NESTING_DEPTH {
+            return Err(GuardError::TooDeep {
+                depth,
+                max: MAX_NESTING_DEPTH,
+            });
+        }
         let query = match SparqlParser::new().parse_query(text) {
             Ok(query) => query,
             Err(query_error) => {
@@ -77,7 +103,7 @@ impl GuardedQuery {
                     Ok(update) if !update.operations.is_empty() => GuardError::Update {
                         kind: update_kind(&update.operations),
                     },
-                    _ => GuardError::Syntax(query_error),
+                    _ => syntax_error(text, &query_error),
                 });
             }
         };
@@ -138,6 +164,83 @@ impl GuardedQuery {
             }
         }
     }
+}
+
+/// A syntax error whose `error at LINE:COL` counts from the end of the
+/// prefixes finkg declared ahead of the author's text, if it did.
+fn syntax_error(text: &str, error: &SparqlSyntaxError) -> GuardError {
+    let message = error.to_string();
+    let prefixes = crate::vocab::sparql_prefixes();
+    let shift = prefixes.matches('\n').count();
+    let shifted = (|| {
+        if !text.starts_with(&prefixes) {
+            return None;
+        }
+        let rest = message.strip_prefix("error at ")?;
+        let (line, after) = rest.split_once(':')?;
+        let line: usize = line.parse().ok()?;
+        (line > shift).then(|| format!("error at {}:{after}", line - shift))
+    })();
+    GuardError::Syntax {
+        message: shifted.unwrap_or(message),
+    }
+}
+
+/// The deepest nesting of `(`, `{` and `[` in a SPARQL text, outside
+/// string literals, IRIs and comments; counting stops at `stop`. Unbalanced
+/// closers are ignored (the parser reports them).
+pub fn nesting_depth(text: &str, stop: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if deepest >= stop {
+                    return deepest;
+                }
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'<' => {
+                // an IRI runs to `>` without spaces; a `<` operator does not
+                let mut j = i + 1;
+                while j < bytes.len() && !b"> \t\r\n<\"{}".contains(&bytes[j]) {
+                    j += 1;
+                }
+                if j < bytes.len() && bytes[j] == b'>' {
+                    i = j;
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                let long = bytes[i..].starts_with(&[quote; 3]);
+                i += if long { 3 } else { 1 };
+                while i < bytes.len() {
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if long {
+                        if bytes[i..].starts_with(&[quote; 3]) {
+                            i += 2;
+                            break;
+                        }
+                    } else if bytes[i] == quote || bytes[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
 }
 
 /// Names the update operations, deduplicated, in order.
@@ -397,9 +500,62 @@ mod tests {
     fn garbage_is_a_syntax_error() {
         for text in ["SELEKT ?x WHERE { ?x ?y ?z }", "this is not sparql", ""] {
             let e = refused(text);
-            assert!(matches!(e, GuardError::Syntax(_)), "{text:?}: {e:?}");
+            assert!(matches!(e, GuardError::Syntax { .. }), "{text:?}: {e:?}");
             assert!(e.to_string().starts_with("invalid SPARQL: "), "{e}");
         }
+    }
+
+    #[test]
+    fn syntax_error_positions_count_the_authors_lines() {
+        let body = "SELECT ?x\nWHERE { ?x ?y }";
+        let plain = refused(body).to_string();
+        let prefixed = refused(&format!("{}{body}", crate::vocab::sparql_prefixes())).to_string();
+        assert!(plain.contains("error at 2:"), "{plain}");
+        assert_eq!(plain, prefixed);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_before_parsing() {
+        for (open, close) in [("(", ")"), ("{", "}"), ("[", "]")] {
+            let text = format!(
+                "SELECT ?x WHERE {{ BIND({}1{} AS ?x) }}",
+                open.repeat(5_000),
+                close.repeat(5_000)
+            );
+            let e = refused(&text);
+            assert!(
+                matches!(
+                    e,
+                    GuardError::TooDeep {
+                        max: MAX_NESTING_DEPTH,
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
+            assert!(e.to_string().contains("more than the limit of 64"), "{e}");
+        }
+        // 10,000 opened and never closed: within the length limit, refused
+        let e = refused(&format!("SELECT * WHERE {}", "(".repeat(10_000)));
+        assert!(matches!(e, GuardError::TooDeep { .. }), "{e:?}");
+        // within the limit still parses
+        let text = format!(
+            "SELECT ?x WHERE {{ BIND({}1{} AS ?x) }}",
+            "(".repeat(40),
+            ")".repeat(40)
+        );
+        GuardedQuery::parse(&text).unwrap();
+    }
+
+    #[test]
+    fn brackets_in_strings_iris_and_comments_do_not_count() {
+        let deep = "(".repeat(100);
+        let text = format!(
+            "SELECT ?x WHERE {{ # {deep}\n ?x <http://x/{deep}> \"{deep}\" . \
+             ?x <http://x/p> '''{deep}''' . FILTER(?x < 3 || ?x > 1) }}"
+        );
+        assert_eq!(nesting_depth(&text, 1000), 2);
+        GuardedQuery::parse(&text).unwrap();
     }
 
     #[test]
