@@ -307,6 +307,136 @@ fn eval_writes_a_run_folder() {
     assert_eq!(folder.summary.unwrap().turns.total, 5);
 }
 
+/// Reads a JSON file of a run folder.
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn eval_refuses_a_folder_holding_another_run_unless_forced() {
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let run = dir.path().join("run");
+    let eval = || {
+        let mut cmd = finkg();
+        cmd.arg("eval")
+            .arg(&path)
+            .arg("--out")
+            .arg(&run)
+            .arg("--no-progress");
+        cmd
+    };
+    stdout_of(&mut eval());
+    let first = read_json(&run.join("run.json"))["run_id"].clone();
+    let err = stderr_of_failure(&mut eval());
+    assert!(
+        err.contains("holds run") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        read_json(&run.join("run.json"))["run_id"],
+        first,
+        "untouched"
+    );
+    stdout_of(eval().arg("--force"));
+    assert_ne!(read_json(&run.join("run.json"))["run_id"], first);
+    assert_eq!(read_json(&run.join("summary.json"))["conversations"], 2);
+}
+
+/// A crash leaves whole conversations in `conversations.jsonl` and maybe
+/// lines of the next in the other files; `--resume` drops those and ends
+/// with the records and summary of a run that was never stopped.
+#[test]
+fn eval_resume_after_a_crash_gives_the_uninterrupted_run() {
+    let dir = TempDir::new().unwrap();
+    let (whole, cut) = (dir.path().join("whole"), dir.path().join("cut"));
+    let dataset = data("convfinqa_dev_public.json");
+    for out in [&whole, &cut] {
+        stdout_of(
+            finkg()
+                .arg("eval")
+                .arg(&dataset)
+                .args(["--limit", "6", "--no-progress", "--out"])
+                .arg(out),
+        );
+    }
+    // the crash: three conversations committed, half a line of the fourth,
+    // the fourth's turns partly in predictions and trace, no summary
+    let text = |name: &str| std::fs::read_to_string(cut.join(name)).unwrap();
+    let conversations = text("conversations.jsonl");
+    let lines: Vec<&str> = conversations.lines().collect();
+    let fourth_id = serde_json::from_str::<Value>(lines[3]).unwrap()["id"].clone();
+    let kept = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..10]
+    );
+    std::fs::write(cut.join("conversations.jsonl"), kept).unwrap();
+    for name in ["predictions.jsonl", "trace.jsonl"] {
+        let through_fourth: String = text(name)
+            .lines()
+            .take_while(|l| {
+                let id = serde_json::from_str::<Value>(l).unwrap()["id"].clone();
+                id != lines.get(4).map_or(Value::Null, |l| {
+                    serde_json::from_str::<Value>(l).unwrap()["id"].clone()
+                })
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(through_fourth.contains(fourth_id.as_str().unwrap()));
+        std::fs::write(cut.join(name), format!("{through_fourth}{{\"id\": \"trunc")).unwrap();
+    }
+    std::fs::remove_file(cut.join("summary.json")).unwrap();
+    let mut info = read_json(&cut.join("run.json"));
+    info["finished"] = Value::Null;
+    std::fs::write(cut.join("run.json"), info.to_string()).unwrap();
+
+    let out = stdout_of(
+        finkg()
+            .arg("eval")
+            .arg("--resume")
+            .arg(&cut)
+            .arg("--no-progress"),
+    );
+    assert!(out.contains("turn accuracy"), "{out}");
+    let mut a = read_json(&whole.join("summary.json"));
+    let mut b = read_json(&cut.join("summary.json"));
+    a["seconds"] = Value::Null;
+    b["seconds"] = Value::Null;
+    assert_eq!(a, b);
+    for name in ["predictions.jsonl", "conversations.jsonl", "failures.md"] {
+        assert_eq!(
+            std::fs::read_to_string(whole.join(name)).unwrap(),
+            text(name),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        text("trace.jsonl").lines().count(),
+        a["turns"]["total"].as_u64().unwrap() as usize
+    );
+    let info = read_json(&cut.join("run.json"));
+    assert!(info["finished"].is_string() && info["interrupted"] == false);
+    // a finished run is not resumed again
+    let err = stderr_of_failure(finkg().arg("eval").arg("--resume").arg(&cut));
+    assert!(err.contains("has finished"), "{err}");
+}
+
+#[test]
+fn eval_without_gold_says_so_and_exits_2() {
+    let (dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let err = stderr_of_failure(
+        finkg()
+            .arg("eval")
+            .arg(&path)
+            .arg("--out")
+            .arg(dir.path().join("r")),
+    );
+    assert!(err.contains("no conversation has gold answers"), "{err}");
+    assert!(!dir.path().join("r").exists());
+}
+
 #[test]
 fn eval_limit_keeps_the_first_conversation() {
     let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
