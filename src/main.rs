@@ -242,6 +242,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// A run's exit code: 1 when a failure no retry mends halted it (the LLM
+/// circuit breaker, a rejected key) or when no turn was answered, else 0.
+fn eval_exit(summary: &finkg::run::Summary) -> ExitCode {
+    let halted = summary
+        .stopped
+        .as_deref()
+        .filter(|r| r.starts_with("no further request is made"));
+    let turns = summary.unanswered.max(summary.turns.total);
+    let none_answered = turns > 0 && summary.unanswered == turns;
+    if let Some(reason) = halted {
+        eprintln!("error: the run stopped: {reason}");
+    } else if none_answered {
+        eprintln!("error: no turn was answered; see the errors in the run folder's predictions");
+    } else {
+        return ExitCode::SUCCESS;
+    }
+    ExitCode::from(1)
+}
+
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Solve {
@@ -329,7 +348,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 let exported = mongo::finish_live(live, &out)?;
                 writeln!(stdout, "{exported}")?;
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(eval_exit(&summary))
         }
         Command::Export {
             run_dir,

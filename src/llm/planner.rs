@@ -129,6 +129,7 @@ impl LlmPlanner {
             &body,
             deadline.as_ref(),
             &self.shared.limiter,
+            &self.shared.limits,
         ));
         record.latency_ms = millis(started);
         match result {
