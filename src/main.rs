@@ -233,7 +233,7 @@ fn main() -> ExitCode {
             if broken_pipe {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {message}");
+            eprintln!("error: {}", finkg::cli::printable(&message));
             if let Some(hint) = hint {
                 eprintln!("\nhint: {hint}");
             }

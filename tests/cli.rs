@@ -184,6 +184,21 @@ fn solve_custom_questions_over_a_table() {
 }
 
 #[test]
+fn solve_escapes_control_characters_in_text_output() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(finkg().arg("solve").arg(&path).args([
+        "--explain",
+        "--question",
+        "what was net sales in 2009?\u{1b}[2J\u{7}",
+    ]));
+    assert!(
+        !out.bytes().any(|b| b < 0x20 && b != b'\n' && b != b'\t'),
+        "{out:?}"
+    );
+    assert!(out.contains("\\x1b[2J\\x07"), "{out}");
+}
+
+#[test]
 fn solve_custom_question_over_the_text() {
     let (_dir, path) = fixture("text.json", TABLE_CONVERSATION);
     let out = stdout_of(
@@ -612,11 +627,19 @@ fn kg_all_refuses_duplicate_ids() {
     let acme = &GOLD_CONVERSATIONS[first..second];
     let text = format!("[{}{}]", acme, acme.trim_end().trim_end_matches(','));
     let (_dir, path) = fixture("twice.json", &text);
-    let err = stderr_of_failure(finkg().arg("kg").arg(&path).arg("--all"));
-    assert!(
-        err.contains("Test_ACME/2009/page_7.pdf-1") && err.contains("more than once"),
-        "{err}"
-    );
+    for sub in [&["kg", "--all"][..], &["eval"], &["solve"]] {
+        let mut cmd = finkg();
+        cmd.arg(sub[0]).arg(&path).args(&sub[1..]);
+        if sub[0] == "eval" {
+            cmd.arg("--out").arg(_dir.path().join("run"));
+        }
+        let err = stderr_of_failure(&mut cmd);
+        assert!(
+            err.contains("Test_ACME/2009/page_7.pdf-1")
+                && err.contains("more than once (conversations 1 and 2)"),
+            "{sub:?}: {err}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------- query
@@ -636,6 +659,7 @@ fn query_json_results() {
     let v: Value = serde_json::from_str(&out).expect("SPARQL JSON results");
     assert_eq!(v["head"]["vars"], serde_json::json!(["v"]));
     assert_eq!(v["results"]["bindings"].as_array().unwrap().len(), 3);
+    assert!(out.ends_with("}\n"), "ends with a newline: {out:?}");
 }
 
 #[test]

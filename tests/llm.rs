@@ -1006,3 +1006,34 @@ fn a_dead_endpoint_stops_the_eval_in_seconds_with_a_non_zero_exit() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("connections in a row failed"), "{err}");
 }
+
+#[test]
+fn a_failed_turns_question_stays_in_the_conversation_so_far() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![
+        Reply::chat("I cannot say."),
+        Reply::json(lookup("x", "net sales", "2008")),
+    ]);
+    let out = solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--llm-repairs",
+            "0",
+            "--question",
+            "what was net sales in 2009?",
+            "--question",
+            "and in 2008?",
+        ],
+    )
+    .success();
+    let turns = lines(&out.get_output().stdout);
+    assert!(turns[0]["answer"].is_null());
+    assert_eq!(turns[1]["answer"], 1200);
+    let prompt = server.received()[1].text();
+    assert!(
+        prompt.contains("result_0: no answer to \"what was net sales in 2009?\""),
+        "{prompt}"
+    );
+}
