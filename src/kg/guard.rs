@@ -19,6 +19,16 @@ pub const MAX_QUERY_LENGTH: usize = 16_384;
 /// would overflow the stack.
 pub const MAX_NESTING_DEPTH: usize = 64;
 
+/// Deepest nesting parsed on the caller's stack; deeper texts (up to
+/// [`MAX_NESTING_DEPTH`]) are parsed on a thread of [`PARSE_STACK`] bytes.
+const INLINE_PARSE_DEPTH: usize = 12;
+/// The parser thread's stack (reserved, touched only as deep as it goes).
+const PARSE_STACK: usize = 256 << 20;
+
+/// Most `EXISTS` a query may hold: the parser's time doubles with each
+/// `!EXISTS` nested in another (found by `tests/fuzz.rs`).
+pub const MAX_EXISTS: usize = 8;
+
 /// The form of an admitted query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryForm {
@@ -62,6 +72,14 @@ pub enum GuardError {
         /// The limit.
         max: usize,
     },
+    /// The text holds more `EXISTS` than [`MAX_EXISTS`].
+    #[error("query holds {count} EXISTS, more than the limit of {max}")]
+    TooManyExists {
+        /// How many (counting stops just past the limit).
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
     /// The text is neither a valid query nor a valid update.
     /// (When the text starts with the graph's prefixes that finkg
     /// declares, [`crate::vocab::sparql_prefixes`], the position counts
@@ -89,23 +107,47 @@ impl GuardedQuery {
                 max: MAX_QUERY_LENGTH,
             });
         }
-        let depth = nesting_depth(text, MAX_NESTING_DEPTH + 1);
-        if depth > MAX_NESTING_DEPTH {
+        let shape = scan(text, MAX_NESTING_DEPTH + 1);
+        if shape.depth > MAX_NESTING_DEPTH {
             return Err(GuardError::TooDeep {
-                depth,
+                depth: shape.depth,
                 max: MAX_NESTING_DEPTH,
             });
         }
-        let query = match SparqlParser::new().parse_query(text) {
-            Ok(query) => query,
-            Err(query_error) => {
-                return Err(match SparqlParser::new().parse_update(text) {
+        if shape.exists > MAX_EXISTS {
+            return Err(GuardError::TooManyExists {
+                count: shape.exists,
+                max: MAX_EXISTS,
+            });
+        }
+        let parse = || -> Result<Query, GuardError> {
+            match SparqlParser::new().parse_query(text) {
+                Ok(query) => Ok(query),
+                Err(query_error) => Err(match SparqlParser::new().parse_update(text) {
                     Ok(update) if !update.operations.is_empty() => GuardError::Update {
                         kind: update_kind(&update.operations),
                     },
                     _ => syntax_error(text, &query_error),
-                });
+                }),
             }
+        };
+        // The parser recurses about a dozen frames a bracket; a deep text
+        // is parsed on a thread whose stack holds the deepest admitted
+        // (the caller's may be a 2 MiB worker's).
+        let query = if shape.depth > INLINE_PARSE_DEPTH {
+            std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .name("finkg-sparql-parse".into())
+                    .stack_size(PARSE_STACK)
+                    .spawn_scoped(scope, parse)
+                    .map_err(|e| GuardError::Syntax {
+                        message: format!("could not start the parser's thread: {e}"),
+                    })?
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })?
+        } else {
+            parse()?
         };
         let pattern = match &query {
             Query::Select { pattern, .. } | Query::Ask { pattern, .. } => pattern,
@@ -190,15 +232,33 @@ fn syntax_error(text: &str, error: &SparqlSyntaxError) -> GuardError {
 /// string literals, IRIs and comments; counting stops at `stop`. Unbalanced
 /// closers are ignored (the parser reports them).
 pub fn nesting_depth(text: &str, stop: usize) -> usize {
+    scan(text, stop).depth
+}
+
+/// What [`scan`] counts.
+struct Shape {
+    depth: usize,
+    exists: usize,
+}
+
+/// The nesting depth (counting stops at `stop`) and the `EXISTS` keywords
+/// of a SPARQL text, outside string literals, IRIs and comments.
+fn scan(text: &str, stop: usize) -> Shape {
     let bytes = text.as_bytes();
     let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    let mut exists = 0usize;
+    let word =
+        |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'?' || b == b'$' || b == b':';
     while i < bytes.len() {
         match bytes[i] {
             b'(' | b'{' | b'[' => {
                 depth += 1;
                 deepest = deepest.max(depth);
                 if deepest >= stop {
-                    return deepest;
+                    return Shape {
+                        depth: deepest,
+                        exists,
+                    };
                 }
             }
             b')' | b'}' | b']' => depth = depth.saturating_sub(1),
@@ -236,11 +296,23 @@ pub fn nesting_depth(text: &str, stop: usize) -> usize {
                     i += 1;
                 }
             }
+            b'e' | b'E'
+                if (i == 0 || !word(bytes[i - 1]))
+                    && bytes.len() >= i + 6
+                    && bytes[i..i + 6].eq_ignore_ascii_case(b"exists")
+                    && bytes.get(i + 6).is_none_or(|&b| !word(b)) =>
+            {
+                exists += 1;
+                i += 5;
+            }
             _ => {}
         }
         i += 1;
     }
-    deepest
+    Shape {
+        depth: deepest,
+        exists,
+    }
 }
 
 /// Names the update operations, deduplicated, in order.
@@ -538,12 +610,46 @@ mod tests {
         // 10,000 opened and never closed: within the length limit, refused
         let e = refused(&format!("SELECT * WHERE {}", "(".repeat(10_000)));
         assert!(matches!(e, GuardError::TooDeep { .. }), "{e:?}");
-        // within the limit still parses
+        // the deepest admitted parses, even on a small stack, in a debug build
         let text = format!(
             "SELECT ?x WHERE {{ BIND({}1{} AS ?x) }}",
-            "(".repeat(40),
-            ")".repeat(40)
+            "(-".repeat(62),
+            ")".repeat(62)
         );
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || GuardedQuery::parse(&text).map(|_| ()))
+            .unwrap()
+            .join()
+            .unwrap()
+            .unwrap();
+    }
+
+    #[test]
+    fn nested_not_exists_is_refused_before_its_parse_time_doubles_away() {
+        // found by tests/fuzz.rs: 20 nested `!EXISTS` took minutes to parse
+        let k = 20;
+        let text = format!("ASK {{ {} |}}", "?s ?p ?o FILTER (!EXISTS { ".repeat(k));
+        let started = std::time::Instant::now();
+        let e = refused(&text);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert!(
+            matches!(
+                e,
+                GuardError::TooManyExists {
+                    max: MAX_EXISTS,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("more than the limit of 8"), "{e}");
+        // `exists` in a name, a string or an IRI is no keyword
+        let text = format!(
+            "SELECT ?exists WHERE {{ ?exists <http://x/EXISTS> \"{}\" FILTER EXISTS {{ ?a ?b ?c }} }}",
+            "exists ".repeat(20)
+        );
+        assert_eq!(scan(&text, 100).exists, 1);
         GuardedQuery::parse(&text).unwrap();
     }
 
