@@ -328,11 +328,16 @@ pub fn run_with(
         drop(tx);
         let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
         let mut next_record = 0;
+        // once a conversation is skipped, later ones (answered by another
+        // worker meanwhile) are not recorded either: the folder holds a
+        // prefix of the dataset, which --resume continues
+        let mut hole = false;
         for (i, outcome) in rx {
             pending.insert(i, outcome);
             while let Some(outcome) = pending.remove(&next_record) {
                 next_record += 1;
-                if written.is_err() || outcome.skipped {
+                hole |= outcome.skipped;
+                if written.is_err() || hole {
                     continue;
                 }
                 let example = examples[next_record - 1];
