@@ -54,11 +54,21 @@ enum Command {
     /// write a run folder (predictions.jsonl, trace.jsonl, summary.json,
     /// failures.md).
     Eval {
-        /// A ConvFinQA file with gold answers.
-        dataset: PathBuf,
-        /// The run folder to write (created if missing).
+        /// A ConvFinQA file with gold answers (with --resume: the run's own
+        /// by default).
+        #[arg(required_unless_present = "resume")]
+        dataset: Option<PathBuf>,
+        /// The run folder to write (created if missing; a folder holding
+        /// another run is refused unless --force).
         #[arg(long, default_value = "runs/latest")]
         out: PathBuf,
+        /// Finish the interrupted run in RUN_DIR: its whole conversations
+        /// are kept, the rest answered (same planner options as the run).
+        #[arg(long, value_name = "RUN_DIR", conflicts_with_all = ["force", "limit"])]
+        resume: Option<PathBuf>,
+        /// Overwrite the run the --out folder holds.
+        #[arg(long)]
+        force: bool,
         /// Only the first N conversations.
         #[arg(long)]
         limit: Option<usize>,
@@ -223,13 +233,32 @@ fn main() -> ExitCode {
             if broken_pipe {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {message}");
+            eprintln!("error: {}", finkg::cli::printable(&message));
             if let Some(hint) = hint {
                 eprintln!("\nhint: {hint}");
             }
             ExitCode::from(2)
         }
     }
+}
+
+/// A run's exit code: 1 when a failure no retry mends halted it (the LLM
+/// circuit breaker, a rejected key) or when no turn was answered, else 0.
+fn eval_exit(summary: &finkg::run::Summary) -> ExitCode {
+    let halted = summary
+        .stopped
+        .as_deref()
+        .filter(|r| r.starts_with("no further request is made"));
+    let turns = summary.unanswered.max(summary.turns.total);
+    let none_answered = turns > 0 && summary.unanswered == turns;
+    if let Some(reason) = halted {
+        eprintln!("error: the run stopped: {reason}");
+    } else if none_answered {
+        eprintln!("error: no turn was answered; see the errors in the run folder's predictions");
+    } else {
+        return ExitCode::SUCCESS;
+    }
+    ExitCode::from(1)
 }
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
@@ -244,6 +273,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Eval {
             dataset,
             out,
+            resume,
+            force,
             limit,
             no_progress,
             jobs,
@@ -252,29 +283,72 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             mongo_triples,
         } => {
             let mut live = mongo::live(mongo_uri.as_deref(), mongo_triples)?;
+            let resuming = resume.is_some();
+            let (out, dataset, limit) = match resume {
+                Some(dir) => {
+                    let path = dir.join("run.json");
+                    let info: finkg::run::RunInfo = std::fs::read_to_string(&path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+                        .map_err(|e| {
+                            CliError::new(format!("cannot resume: {}: {e}", path.display()))
+                        })?;
+                    let dataset = dataset
+                        .or_else(|| info.dataset.map(PathBuf::from))
+                        .ok_or_else(|| CliError::new("the run names no dataset; give it"))?;
+                    (dir, dataset, info.limit)
+                }
+                None => (out, dataset.expect("clap requires it"), limit),
+            };
             let examples = load(&dataset)?;
+            if !examples.iter().any(|e| e.gold.is_some()) {
+                return Err(CliError::new(format!(
+                    "{}: no conversation has gold answers, so there is nothing to score",
+                    dataset.display()
+                ))
+                .with_hint("`finkg solve` answers a file without gold"));
+            }
             if jobs == 0 {
                 return Err(CliError::new("--jobs must be at least 1"));
             }
             let workers = make_planners(&planner, jobs)?;
+            let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                // a second signal ends the process at once
+                signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
+                    .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()))
+                    .map_err(|e| CliError::new(format!("cannot handle signals: {e}")))?;
+            }
             let options = EvalOptions {
                 out: out.clone(),
                 dataset: Some(dataset.clone()),
                 limit,
                 progress: !no_progress,
+                resume: resuming,
+                force,
+                interrupt: Some(interrupt),
             };
             let summary = match live.as_mut() {
                 Some(observer) => eval::run_with(&examples, workers, &options, observer),
                 None => eval::run(&examples, workers, &options),
             }?;
             let mut stdout = io::stdout().lock();
+            if summary.interrupted {
+                writeln!(
+                    stdout,
+                    "interrupted after {} conversations; finish with: finkg eval --resume {}",
+                    summary.conversations,
+                    out.display()
+                )?;
+                return Ok(ExitCode::from(130));
+            }
             write!(stdout, "{}", eval::report(&summary))?;
             writeln!(stdout, "\nrun folder: {}", out.display())?;
             if let Some(live) = live {
                 let exported = mongo::finish_live(live, &out)?;
                 writeln!(stdout, "{exported}")?;
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(eval_exit(&summary))
         }
         Command::Export {
             run_dir,

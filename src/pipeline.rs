@@ -123,7 +123,7 @@ impl Session {
     /// Answers the next question of the conversation.
     pub fn ask(&mut self, planner: &mut dyn Planner, question: &str) -> TurnTrace {
         let (trace, result) = self.attempt(planner, question);
-        self.state.push(result);
+        self.state.push_turn(question, result);
         trace
     }
 
@@ -153,7 +153,7 @@ impl Session {
     pub fn ask_with(&mut self, planners: &mut Planners, question: &str) -> TurnTrace {
         let (first, result) = self.attempt(planners.primary.as_mut(), question);
         let Some(fallback) = planners.fallback.as_mut().filter(|_| result.is_none()) else {
-            self.state.push(result);
+            self.state.push_turn(question, result);
             return first;
         };
         let (mut trace, result) = self.attempt(fallback.as_mut(), question);
@@ -168,7 +168,7 @@ impl Session {
         trace.llm = llm;
         trace.timings_us.plan += first.timings_us.plan;
         trace.timings_us.execute += first.timings_us.execute;
-        self.state.push(result);
+        self.state.push_turn(question, result);
         trace
     }
 

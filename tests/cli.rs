@@ -184,6 +184,21 @@ fn solve_custom_questions_over_a_table() {
 }
 
 #[test]
+fn solve_escapes_control_characters_in_text_output() {
+    let (_dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let out = stdout_of(finkg().arg("solve").arg(&path).args([
+        "--explain",
+        "--question",
+        "what was net sales in 2009?\u{1b}[2J\u{7}",
+    ]));
+    assert!(
+        !out.bytes().any(|b| b < 0x20 && b != b'\n' && b != b'\t'),
+        "{out:?}"
+    );
+    assert!(out.contains("\\x1b[2J\\x07"), "{out}");
+}
+
+#[test]
 fn solve_custom_question_over_the_text() {
     let (_dir, path) = fixture("text.json", TABLE_CONVERSATION);
     let out = stdout_of(
@@ -305,6 +320,136 @@ fn eval_writes_a_run_folder() {
     assert_eq!(folder.conversations.len(), 2);
     assert!(folder.llm_exchanges.is_empty());
     assert_eq!(folder.summary.unwrap().turns.total, 5);
+}
+
+/// Reads a JSON file of a run folder.
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn eval_refuses_a_folder_holding_another_run_unless_forced() {
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let run = dir.path().join("run");
+    let eval = || {
+        let mut cmd = finkg();
+        cmd.arg("eval")
+            .arg(&path)
+            .arg("--out")
+            .arg(&run)
+            .arg("--no-progress");
+        cmd
+    };
+    stdout_of(&mut eval());
+    let first = read_json(&run.join("run.json"))["run_id"].clone();
+    let err = stderr_of_failure(&mut eval());
+    assert!(
+        err.contains("holds run") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        read_json(&run.join("run.json"))["run_id"],
+        first,
+        "untouched"
+    );
+    stdout_of(eval().arg("--force"));
+    assert_ne!(read_json(&run.join("run.json"))["run_id"], first);
+    assert_eq!(read_json(&run.join("summary.json"))["conversations"], 2);
+}
+
+/// A crash leaves whole conversations in `conversations.jsonl` and maybe
+/// lines of the next in the other files; `--resume` drops those and ends
+/// with the records and summary of a run that was never stopped.
+#[test]
+fn eval_resume_after_a_crash_gives_the_uninterrupted_run() {
+    let dir = TempDir::new().unwrap();
+    let (whole, cut) = (dir.path().join("whole"), dir.path().join("cut"));
+    let dataset = data("convfinqa_dev_public.json");
+    for out in [&whole, &cut] {
+        stdout_of(
+            finkg()
+                .arg("eval")
+                .arg(&dataset)
+                .args(["--limit", "6", "--no-progress", "--out"])
+                .arg(out),
+        );
+    }
+    // the crash: three conversations committed, half a line of the fourth,
+    // the fourth's turns partly in predictions and trace, no summary
+    let text = |name: &str| std::fs::read_to_string(cut.join(name)).unwrap();
+    let conversations = text("conversations.jsonl");
+    let lines: Vec<&str> = conversations.lines().collect();
+    let fourth_id = serde_json::from_str::<Value>(lines[3]).unwrap()["id"].clone();
+    let kept = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..10]
+    );
+    std::fs::write(cut.join("conversations.jsonl"), kept).unwrap();
+    for name in ["predictions.jsonl", "trace.jsonl"] {
+        let through_fourth: String = text(name)
+            .lines()
+            .take_while(|l| {
+                let id = serde_json::from_str::<Value>(l).unwrap()["id"].clone();
+                id != lines.get(4).map_or(Value::Null, |l| {
+                    serde_json::from_str::<Value>(l).unwrap()["id"].clone()
+                })
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(through_fourth.contains(fourth_id.as_str().unwrap()));
+        std::fs::write(cut.join(name), format!("{through_fourth}{{\"id\": \"trunc")).unwrap();
+    }
+    std::fs::remove_file(cut.join("summary.json")).unwrap();
+    let mut info = read_json(&cut.join("run.json"));
+    info["finished"] = Value::Null;
+    std::fs::write(cut.join("run.json"), info.to_string()).unwrap();
+
+    let out = stdout_of(
+        finkg()
+            .arg("eval")
+            .arg("--resume")
+            .arg(&cut)
+            .arg("--no-progress"),
+    );
+    assert!(out.contains("turn accuracy"), "{out}");
+    let mut a = read_json(&whole.join("summary.json"));
+    let mut b = read_json(&cut.join("summary.json"));
+    a["seconds"] = Value::Null;
+    b["seconds"] = Value::Null;
+    assert_eq!(a, b);
+    for name in ["predictions.jsonl", "conversations.jsonl", "failures.md"] {
+        assert_eq!(
+            std::fs::read_to_string(whole.join(name)).unwrap(),
+            text(name),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        text("trace.jsonl").lines().count(),
+        a["turns"]["total"].as_u64().unwrap() as usize
+    );
+    let info = read_json(&cut.join("run.json"));
+    assert!(info["finished"].is_string() && info["interrupted"] == false);
+    // a finished run is not resumed again
+    let err = stderr_of_failure(finkg().arg("eval").arg("--resume").arg(&cut));
+    assert!(err.contains("has finished"), "{err}");
+}
+
+#[test]
+fn eval_without_gold_says_so_and_exits_2() {
+    let (dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let err = stderr_of_failure(
+        finkg()
+            .arg("eval")
+            .arg(&path)
+            .arg("--out")
+            .arg(dir.path().join("r")),
+    );
+    assert!(err.contains("no conversation has gold answers"), "{err}");
+    assert!(!dir.path().join("r").exists());
 }
 
 #[test]
@@ -482,11 +627,19 @@ fn kg_all_refuses_duplicate_ids() {
     let acme = &GOLD_CONVERSATIONS[first..second];
     let text = format!("[{}{}]", acme, acme.trim_end().trim_end_matches(','));
     let (_dir, path) = fixture("twice.json", &text);
-    let err = stderr_of_failure(finkg().arg("kg").arg(&path).arg("--all"));
-    assert!(
-        err.contains("Test_ACME/2009/page_7.pdf-1") && err.contains("more than once"),
-        "{err}"
-    );
+    for sub in [&["kg", "--all"][..], &["eval"], &["solve"]] {
+        let mut cmd = finkg();
+        cmd.arg(sub[0]).arg(&path).args(&sub[1..]);
+        if sub[0] == "eval" {
+            cmd.arg("--out").arg(_dir.path().join("run"));
+        }
+        let err = stderr_of_failure(&mut cmd);
+        assert!(
+            err.contains("Test_ACME/2009/page_7.pdf-1")
+                && err.contains("more than once (conversations 1 and 2)"),
+            "{sub:?}: {err}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------- query
@@ -506,6 +659,7 @@ fn query_json_results() {
     let v: Value = serde_json::from_str(&out).expect("SPARQL JSON results");
     assert_eq!(v["head"]["vars"], serde_json::json!(["v"]));
     assert_eq!(v["results"]["bindings"].as_array().unwrap().len(), 3);
+    assert!(out.ends_with("}\n"), "ends with a newline: {out:?}");
 }
 
 #[test]
@@ -658,6 +812,75 @@ fn query_refuses_updates() {
 fn query_refuses_construct() {
     let err = refused("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }");
     assert!(err.contains("CONSTRUCT"), "{err}");
+}
+
+/// A runaway query is cancelled in flight: a COUNT over a cartesian product
+/// returns one row only at the end, so a limit checked between rows would
+/// never fire; a sort over a 5-way product would fill the memory.
+#[test]
+fn query_runaway_products_are_stopped_within_their_limit() {
+    for sparql in [
+        "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f . ?h ?i ?j } }",
+        "SELECT * WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f . ?h ?i ?j . ?k ?l ?m . ?n ?o ?p } } \
+         ORDER BY DESC(?c) LIMIT 1",
+        "SELECT * WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f . ?h ?i ?j } FILTER(CONCAT(STR(?c), STR(?f), STR(?j)) = \"none\") }",
+    ] {
+        let started = std::time::Instant::now();
+        let err = refused(sparql);
+        // the limit is 5 s; the margin is for a loaded machine
+        assert!(started.elapsed().as_secs() < 30, "{sparql}");
+        assert!(err.contains("query stopped"), "{sparql}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn query_deep_nesting_is_refused_and_a_batch_goes_on() {
+    let err = refused(&format!("SELECT * WHERE {}", "(".repeat(10_000)));
+    assert!(err.contains("nests brackets"), "{err}");
+    let (dir, path) = fixture("table.json", TABLE_CONVERSATION);
+    let id = "Test_ACME/2009/page_7.pdf-1";
+    let deep = format!(
+        "SELECT ?x WHERE {{ BIND({}1{} AS ?x) }}",
+        "(".repeat(4000),
+        ")".repeat(4000)
+    );
+    let lines = [
+        serde_json::json!({"id": id, "sparql": deep}),
+        serde_json::json!({"id": id, "sparql": "ASK {}"}),
+    ];
+    let queries = dir.path().join("queries.jsonl");
+    std::fs::write(
+        &queries,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let out = stdout_of(
+        finkg()
+            .arg("query")
+            .arg(&path)
+            .arg("--queries")
+            .arg(&queries),
+    );
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{out}");
+    assert!(
+        answers[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("nests brackets"),
+        "{out}"
+    );
+    assert_eq!(answers[1]["results"]["boolean"], true);
+}
+
+#[test]
+fn query_syntax_error_positions_count_the_users_lines() {
+    let err = refused("SELECT ?x\nWHERE { ?x ?y }");
+    assert!(err.contains("error at 2:"), "{err}");
 }
 
 // ---------------------------------------------------------------- bad input

@@ -893,3 +893,147 @@ fn the_llm_planner_needs_a_model() {
         "{stderr}"
     );
 }
+
+// ------------------------------------------------------- hard limits (issue 11)
+
+#[test]
+fn a_deeply_nested_query_is_sent_back_not_a_crash() {
+    let dir = TempDir::new().unwrap();
+    let deep = format!(
+        "SELECT ?value WHERE {{ BIND({}1{} AS ?value) }}",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    let server = Server::script(vec![
+        Reply::json(json!({"values": {"x": {"sparql": deep}}, "formula": "x"})),
+        Reply::json(lookup("x", "net sales", "2009")),
+    ]);
+    let out = solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--question",
+            "what was net sales in 2009?",
+        ],
+    )
+    .success();
+    assert_eq!(lines(&out.get_output().stdout)[0]["answer"], 1500);
+    let got = server.received();
+    assert_eq!(got.len(), 2);
+    let repair = got[1].messages()[3]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(repair.contains("nests brackets"), "{repair}");
+}
+
+#[test]
+fn a_runaway_query_is_stopped_at_the_turn_time_limit() {
+    let dir = TempDir::new().unwrap();
+    let product =
+        "SELECT (COUNT(*) AS ?value) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f . ?h ?i ?j } }";
+    let server = Server::script(vec![Reply::json(
+        json!({"values": {"x": {"sparql": product}}, "formula": "x"}),
+    )]);
+    let started = std::time::Instant::now();
+    let out = solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--llm-repairs",
+            "0",
+            "--llm-turn-time-limit",
+            "2",
+            "--question",
+            "how many?",
+        ],
+    )
+    .success();
+    // the turn's limit is 2 s, the query's 5 s; the margin is for a loaded machine
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let turns = lines(&out.get_output().stdout);
+    assert!(turns[0]["answer"].is_null());
+    let error = turns[0]["error"].as_str().unwrap();
+    assert!(
+        error.contains("query stopped at the turn's time limit"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_oversized_reply_fails_while_it_is_read() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![Reply::chat("x".repeat(9 << 20))]);
+    let out = solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--question",
+            "what was net sales in 2009?",
+        ],
+    )
+    .success();
+    let turns = lines(&out.get_output().stdout);
+    assert!(turns[0]["answer"].is_null());
+    let error = turns[0]["error"].as_str().unwrap();
+    assert!(error.contains("larger than 8 MiB"), "{error}");
+}
+
+#[test]
+fn a_dead_endpoint_stops_the_eval_in_seconds_with_a_non_zero_exit() {
+    let dir = TempDir::new().unwrap();
+    // a port nothing listens on
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let started = std::time::Instant::now();
+    let out = finkg()
+        .arg("eval")
+        .arg(data("convfinqa_dev_public.json"))
+        .args(["--limit", "2", "--no-progress", "--no-llm-cache"])
+        .args(["--planner", "llm", "--llm-model", "any"])
+        .args(["--llm-base-url", &format!("http://127.0.0.1:{port}/v1")])
+        .arg("--out")
+        .arg(dir.path().join("run"))
+        .assert()
+        .code(1);
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("connections in a row failed"), "{err}");
+}
+
+#[test]
+fn a_failed_turns_question_stays_in_the_conversation_so_far() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![
+        Reply::chat("I cannot say."),
+        Reply::json(lookup("x", "net sales", "2008")),
+    ]);
+    let out = solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--llm-repairs",
+            "0",
+            "--question",
+            "what was net sales in 2009?",
+            "--question",
+            "and in 2008?",
+        ],
+    )
+    .success();
+    let turns = lines(&out.get_output().stdout);
+    assert!(turns[0]["answer"].is_null());
+    assert_eq!(turns[1]["answer"], 1200);
+    let prompt = server.received()[1].text();
+    assert!(
+        prompt.contains("result_0: no answer to \"what was net sales in 2009?\""),
+        "{prompt}"
+    );
+}

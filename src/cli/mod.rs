@@ -65,7 +65,51 @@ impl<E: std::error::Error + 'static> From<E> for CliError {
 
 /// The examples of a dataset file.
 pub fn load(path: &Path) -> Result<Vec<Example>, CliError> {
-    Ok(dataset::load_file(path)?)
+    let examples = dataset::load_file(path)?;
+    let mut seen = std::collections::HashMap::new();
+    for (i, e) in examples.iter().enumerate() {
+        if let Some(first) = seen.insert(e.conversation.id.as_str(), i) {
+            return Err(CliError::new(format!(
+                "{}: conversation id `{}` appears more than once (conversations {} and {})",
+                path.display(),
+                e.conversation.id,
+                first + 1,
+                i + 1
+            )));
+        }
+    }
+    Ok(examples)
+}
+
+/// A writer for a terminal: control characters other than newline and tab
+/// (an ESC sequence, NUL, BEL in a question or a model's reply) are
+/// written as `\x1b`-style escapes, never raw.
+pub struct Printable<W: io::Write>(pub W);
+
+/// `text` with its control characters escaped as [`Printable`] writes them.
+pub fn printable(text: &str) -> String {
+    let mut out = Printable(Vec::new());
+    let _ = io::Write::write_all(&mut out, text.as_bytes());
+    String::from_utf8_lossy(&out.0).into_owned()
+}
+
+impl<W: io::Write> io::Write for Printable<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut start = 0;
+        for (i, &b) in buf.iter().enumerate() {
+            if (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f {
+                self.0.write_all(&buf[start..i])?;
+                write!(self.0, "\\x{b:02x}")?;
+                start = i + 1;
+            }
+        }
+        self.0.write_all(&buf[start..])?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// The conversation of FILE with this id, or its first one.
@@ -81,5 +125,18 @@ pub fn pick_conversation(path: &Path, id: Option<&str>) -> Result<Conversation, 
                 path.display()
             ))
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(
+            printable("a\x1b[31mred\x07\0 ok\n\tnext é\x7f"),
+            "a\\x1b[31mred\\x07\\x00 ok\n\tnext é\\x7f"
+        );
     }
 }

@@ -102,9 +102,10 @@ pub struct LlmArgs {
     /// phase2.j2, repair.j2) to use instead of the built-in ones.
     #[arg(long, value_name = "DIR", env = "FINKG_PROMPTS")]
     pub llm_prompts: Option<PathBuf>,
-    /// Wall-clock limit of one turn (both phases, retries included), in seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub llm_turn_time_limit: Option<f64>,
+    /// Wall-clock limit of one turn (both phases, retries included), in
+    /// seconds; a query in flight is stopped at it too.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub llm_turn_time_limit: f64,
     /// Wall-clock limit of the whole run, in seconds: no request starts
     /// after it and the run stops, keeping what was answered.
     #[arg(long, value_name = "SECONDS")]
@@ -184,10 +185,7 @@ pub fn llm_config(a: &LlmArgs) -> Result<LlmConfig, CliError> {
         Some(a.llm_cache.clone().unwrap_or_else(default_cache_dir))
     };
     c.prompts_dir = a.llm_prompts.clone();
-    c.turn_time_limit = a
-        .llm_turn_time_limit
-        .map(|s| seconds("--llm-turn-time-limit", s))
-        .transpose()?;
+    c.turn_time_limit = Some(seconds("--llm-turn-time-limit", a.llm_turn_time_limit)?);
     c.run_time_limit = a
         .llm_run_time_limit
         .map(|s| seconds("--llm-run-time-limit", s))

@@ -131,7 +131,13 @@ pub fn query(
     };
     match (output, results_format) {
         (QueryOutput::Boolean(b), None) => writeln!(out, "{b}")?,
-        (output, Some(f)) => write_results(&mut out, output, f)?,
+        (output, Some(f)) => {
+            write_results(&mut out, output, f)?;
+            if f == QueryResultsFormat::Json {
+                // the serializer ends without one
+                writeln!(out)?;
+            }
+        }
         (QueryOutput::Solutions { variables, rows }, None) => {
             let cells: Vec<Vec<String>> = rows
                 .iter()

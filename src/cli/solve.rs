@@ -28,7 +28,7 @@ pub fn solve(
     let mut planners = make_planners(planner, 1)?
         .pop()
         .ok_or_else(|| CliError::new("no planner"))?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::Printable(io::BufWriter::new(io::stdout().lock()));
     let mut usage: Option<Usage> = None;
     let mut stopped = None;
     for example in &examples {

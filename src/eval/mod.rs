@@ -17,6 +17,17 @@
 //! - `failures.md` — each miss with its question, answer, gold, plan,
 //!   SPARQL, bindings and formula.
 //!
+//! A conversation is committed by its line in `conversations.jsonl`,
+//! written and flushed only after its lines in the other files are: after
+//! an interrupt or a crash, `--resume` ([`EvalOptions::resume`]) keeps the
+//! committed conversations, drops any line of the others, rebuilds the
+//! summary from what it kept and answers the rest, so a resumed run ends
+//! with the summary an uninterrupted one would have. An interrupt
+//! ([`EvalOptions::interrupt`]) lets the conversations in flight finish
+//! their current turn, records the whole ones, and marks `run.json`
+//! `interrupted`. A folder holding another run is refused unless
+//! [`EvalOptions::force`].
+//!
 //! [`crate::run::folder`] documents these records and reads a folder back.
 //! A [`RunObserver`] sees the same records as they are written (the MongoDB
 //! export listens this way).
@@ -36,11 +47,12 @@ use crate::trace::TurnTrace;
 use crate::turn::Usage;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// Errors of an evaluation run (wrong answers are scores, not errors).
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +65,22 @@ pub enum EvalError {
         /// Why.
         #[source]
         source: std::io::Error,
+    },
+    /// The folder holds another run's records.
+    #[error("`{}` holds run {run_id}; finish it with --resume or overwrite it with --force", path.display())]
+    Occupied {
+        /// The folder.
+        path: PathBuf,
+        /// The run it holds.
+        run_id: String,
+    },
+    /// The folder cannot be resumed.
+    #[error("cannot resume `{}`: {why}", path.display())]
+    Resume {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        why: String,
     },
 }
 
@@ -67,6 +95,14 @@ pub struct EvalOptions {
     pub limit: Option<usize>,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Finish the run the folder holds: keep its whole conversations,
+    /// answer the rest.
+    pub resume: bool,
+    /// Overwrite a folder that holds another run.
+    pub force: bool,
+    /// Set (by a signal handler) to stop the run: no new turn is asked,
+    /// the whole conversations are recorded.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 #[derive(Serialize)]
@@ -115,10 +151,19 @@ struct Outcome {
 
 /// Answers one conversation, stopping before a turn once the planners say
 /// the run must stop (the reason goes to `stop`).
-fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String>>) -> Outcome {
+fn answer(
+    example: &Example,
+    planners: &mut Planners,
+    stop: &Mutex<Option<String>>,
+    interrupt: &AtomicBool,
+) -> Outcome {
     let conv = &example.conversation;
     let stopped = |planners: &Planners| {
-        let reason = planners.stop_reason();
+        let reason = if interrupt.load(Ordering::SeqCst) {
+            Some(INTERRUPTED.to_string())
+        } else {
+            planners.stop_reason()
+        };
         let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
             guard.clone_from(&reason);
@@ -142,12 +187,14 @@ fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String
                 Ok::<_, std::convert::Infallible>(())
             });
             stopped(planners);
+            // an interrupted conversation is answered again on resume
+            let skipped = interrupt.load(Ordering::SeqCst) && traces.len() < conv.questions.len();
             Outcome {
                 traces,
                 kg: Some(session.into_kg()),
                 load_error: None,
                 failed_to_load: false,
-                skipped: false,
+                skipped,
             }
         }
         Err(e) => {
@@ -163,6 +210,9 @@ fn answer(example: &Example, planners: &mut Planners, stop: &Mutex<Option<String
         }
     }
 }
+
+/// The stop reason of an interrupt.
+const INTERRUPTED: &str = "interrupted";
 
 /// Answers every turn of `examples`, scores, and writes the run folder.
 ///
@@ -198,22 +248,46 @@ pub fn run_with(
         source,
     })?;
     let planner_name = workers.first().map(Planners::name).unwrap_or_default();
-    let mut info = RunInfo::start(&planner_name, options.dataset.as_deref(), options.limit);
-    write_json(options.out.join(folder::files::RUN), &info)?;
-    let mut w = Writers {
-        predictions: create(&options.out, folder::files::PREDICTIONS)?,
-        trace: create(&options.out, folder::files::TRACE)?,
-        llm: create(&options.out, folder::files::LLM_EXCHANGES)?,
-        conversations: create(&options.out, folder::files::CONVERSATIONS)?,
-        failures: create(&options.out, folder::files::FAILURES)?,
-        dir: options.out.clone(),
-    };
-    observer.started(&info);
-    writeln!(w.failures, "# Failures\n").map_err(w.io("failures.md"))?;
     let examples: Vec<&Example> = examples
         .iter()
         .take(options.limit.unwrap_or(usize::MAX))
         .collect();
+    let mut summary = Summary {
+        planner: planner_name.clone(),
+        jobs: workers.len(),
+        ..Summary::default()
+    };
+    let (mut info, done) = if options.resume {
+        let (info, done) = resume(&options.out, &examples, &planner_name, &mut summary)?;
+        (info, done)
+    } else {
+        clear(&options.out, options.force)?;
+        let info = RunInfo::start(&planner_name, options.dataset.as_deref(), options.limit);
+        for name in RECORD_FILES {
+            create(&options.out, name)?;
+        }
+        let mut failures = append(&options.out, folder::files::FAILURES)?;
+        writeln!(failures, "# Failures\n")
+            .and_then(|()| failures.flush())
+            .map_err(|source| EvalError::Write {
+                path: options.out.join(folder::files::FAILURES),
+                source,
+            })?;
+        (info, 0)
+    };
+    write_json(options.out.join(folder::files::RUN), &info)?;
+    let mut w = Writers {
+        predictions: append(&options.out, folder::files::PREDICTIONS)?,
+        trace: append(&options.out, folder::files::TRACE)?,
+        llm: append(&options.out, folder::files::LLM_EXCHANGES)?,
+        conversations: append(&options.out, folder::files::CONVERSATIONS)?,
+        failures: append(&options.out, folder::files::FAILURES)?,
+        dir: options.out.clone(),
+    };
+    observer.started(&info);
+    let examples = &examples[done..];
+    let no_interrupt = AtomicBool::new(false);
+    let interrupt: &AtomicBool = options.interrupt.as_deref().unwrap_or(&no_interrupt);
     let bar = if options.progress {
         indicatif::ProgressBar::new(examples.len() as u64)
     } else {
@@ -225,11 +299,6 @@ pub fn run_with(
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let mut summary = Summary {
-        planner: workers.first().map(Planners::name).unwrap_or_default(),
-        jobs: workers.len(),
-        ..Summary::default()
-    };
     let next = AtomicUsize::new(0);
     let stop: Mutex<Option<String>> = Mutex::new(None);
     let mut written: Result<(), EvalError> = Ok(());
@@ -239,6 +308,10 @@ pub fn run_with(
             let tx = tx.clone();
             let (next, stop, examples) = (&next, &stop, &examples);
             scope.spawn(move || loop {
+                if interrupt.load(Ordering::SeqCst) {
+                    let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
+                    guard.get_or_insert_with(|| INTERRUPTED.into());
+                }
                 if stop.lock().map(|s| s.is_some()).unwrap_or(true) {
                     break;
                 }
@@ -246,7 +319,7 @@ pub fn run_with(
                 let Some(example) = examples.get(i) else {
                     break;
                 };
-                let outcome = answer(example, &mut planners, stop);
+                let outcome = answer(example, &mut planners, stop, interrupt);
                 if tx.send((i, outcome)).is_err() {
                     break;
                 }
@@ -255,11 +328,16 @@ pub fn run_with(
         drop(tx);
         let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
         let mut next_record = 0;
+        // once a conversation is skipped, later ones (answered by another
+        // worker meanwhile) are not recorded either: the folder holds a
+        // prefix of the dataset, which --resume continues
+        let mut hole = false;
         for (i, outcome) in rx {
             pending.insert(i, outcome);
             while let Some(outcome) = pending.remove(&next_record) {
                 next_record += 1;
-                if written.is_err() || outcome.skipped {
+                hole |= outcome.skipped;
+                if written.is_err() || hole {
                     continue;
                 }
                 let example = examples[next_record - 1];
@@ -300,20 +378,206 @@ pub fn run_with(
     });
     written?;
     bar.finish_and_clear();
-    summary.stopped = stop.into_inner().unwrap_or_else(|e| e.into_inner());
+    let stopped = stop.into_inner().unwrap_or_else(|e| e.into_inner());
+    summary.interrupted = stopped.as_deref() == Some(INTERRUPTED);
+    summary.stopped = stopped.filter(|_| !summary.interrupted);
     summary.seconds = started.elapsed().as_secs_f64();
-    w.predictions.flush().map_err(w.io("predictions.jsonl"))?;
-    w.trace.flush().map_err(w.io("trace.jsonl"))?;
-    w.llm.flush().map_err(w.io(folder::files::LLM_EXCHANGES))?;
-    w.conversations
-        .flush()
-        .map_err(w.io(folder::files::CONVERSATIONS))?;
-    w.failures.flush().map_err(w.io("failures.md"))?;
+    w.flush()?;
+    if summary.interrupted {
+        info.interrupted = true;
+        write_json(options.out.join(folder::files::RUN), &info)?;
+        return Ok(summary);
+    }
     write_json(options.out.join(folder::files::SUMMARY), &summary)?;
     info.finished = Some(folder::utc_timestamp(std::time::SystemTime::now()));
     write_json(options.out.join(folder::files::RUN), &info)?;
     observer.finished(&info, &summary);
     Ok(summary)
+}
+
+/// The files of a run's records, `run.json` and `summary.json` aside.
+const RECORD_FILES: [&str; 5] = [
+    folder::files::PREDICTIONS,
+    folder::files::TRACE,
+    folder::files::LLM_EXCHANGES,
+    folder::files::CONVERSATIONS,
+    folder::files::FAILURES,
+];
+
+fn append(dir: &Path, name: &str) -> Result<BufWriter<File>, EvalError> {
+    let path = dir.join(name);
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .map(BufWriter::new)
+        .map_err(|source| EvalError::Write { path, source })
+}
+
+/// Readies a folder for a new run: refuses one that holds another run
+/// unless `force`, then removes that run's files.
+fn clear(dir: &Path, force: bool) -> Result<(), EvalError> {
+    let run = dir.join(folder::files::RUN);
+    let mut held = RECORD_FILES
+        .iter()
+        .chain([&folder::files::SUMMARY, &folder::files::RUN])
+        .map(|name| dir.join(name))
+        .filter(|p| p.exists())
+        .peekable();
+    if held.peek().is_none() {
+        return Ok(());
+    }
+    if !force {
+        let run_id = std::fs::read_to_string(&run)
+            .ok()
+            .and_then(|t| serde_json::from_str::<RunInfo>(&t).ok())
+            .map(|i| i.run_id)
+            .unwrap_or_else(|| "(unreadable run.json)".into());
+        return Err(EvalError::Occupied {
+            path: dir.to_path_buf(),
+            run_id,
+        });
+    }
+    for path in held {
+        std::fs::remove_file(&path).map_err(|source| EvalError::Write { path, source })?;
+    }
+    Ok(())
+}
+
+/// Keeps the whole conversations of an unfinished run in `dir` (rewriting
+/// every record file with their lines only), adds their scores to
+/// `summary`, and returns the run's info and how many conversations of
+/// `examples` it holds.
+fn resume(
+    dir: &Path,
+    examples: &[&Example],
+    planner: &str,
+    summary: &mut Summary,
+) -> Result<(RunInfo, usize), EvalError> {
+    let fail = |why: String| EvalError::Resume {
+        path: dir.to_path_buf(),
+        why,
+    };
+    let read = |name: &str| -> Result<String, EvalError> {
+        let path = dir.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && name != folder::files::RUN => {
+                Ok(String::new())
+            }
+            Err(e) => Err(fail(format!("{}: {e}", path.display()))),
+        }
+    };
+    let mut info: RunInfo = serde_json::from_str(&read(folder::files::RUN)?)
+        .map_err(|e| fail(format!("run.json: {e}")))?;
+    if info.finished.is_some() {
+        return Err(fail(format!("run {} has finished", info.run_id)));
+    }
+    if info.planner != planner {
+        return Err(fail(format!(
+            "run {} used the {} planner, not {planner}",
+            info.run_id, info.planner
+        )));
+    }
+    // the committed conversations: whole lines of conversations.jsonl
+    let mut kept: Vec<(String, ConversationRecord)> = Vec::new();
+    for line in read(folder::files::CONVERSATIONS)?.split_inclusive('\n') {
+        let Some(line) = line.strip_suffix('\n') else {
+            break;
+        };
+        let Ok(record) = serde_json::from_str::<ConversationRecord>(line) else {
+            break;
+        };
+        kept.push((line.to_string(), record));
+    }
+    for (i, (_, record)) in kept.iter().enumerate() {
+        let expected = examples.get(i).map(|e| e.conversation.id.as_str());
+        if expected != Some(record.id.as_str()) {
+            return Err(fail(format!(
+                "its conversation {} is `{}`, the dataset's is {}",
+                i + 1,
+                record.id,
+                expected.map_or("missing".into(), |id| format!("`{id}`"))
+            )));
+        }
+    }
+    let ids: HashSet<&str> = kept.iter().map(|(_, r)| r.id.as_str()).collect();
+    let keep_lines = |name: &str| -> Result<String, EvalError> {
+        let mut out = String::new();
+        for line in read(name)?.split_inclusive('\n') {
+            let Some(body) = line.strip_suffix('\n') else {
+                break;
+            };
+            let id = serde_json::from_str::<serde_json::Value>(body)
+                .ok()
+                .and_then(|v| v.get("id").and_then(|id| id.as_str().map(str::to_string)));
+            if id.is_some_and(|id| ids.contains(id.as_str())) {
+                out.push_str(line);
+            }
+        }
+        Ok(out)
+    };
+    let predictions = keep_lines(folder::files::PREDICTIONS)?;
+    let trace = keep_lines(folder::files::TRACE)?;
+    let llm = keep_lines(folder::files::LLM_EXCHANGES)?;
+    // failures.md: the header, then the sections of kept conversations
+    let mut failures = String::from("# Failures\n\n");
+    let old_failures = read(folder::files::FAILURES)?;
+    let starts: Vec<usize> = old_failures
+        .match_indices("## ")
+        .map(|(p, _)| p)
+        .filter(|&p| p == 0 || old_failures.as_bytes()[p - 1] == b'\n')
+        .chain([old_failures.len()])
+        .collect();
+    for pair in starts.windows(2) {
+        let section = &old_failures[pair[0]..pair[1]];
+        let id = section[3..].split(" — turn ").next().unwrap_or_default();
+        if ids.contains(id) && section.ends_with("\n\n") {
+            failures.push_str(section);
+        }
+    }
+    // the scores of the kept conversations, in order
+    let mut turns: BTreeMap<&str, Vec<TurnScore>> = BTreeMap::new();
+    let trace_values: Vec<serde_json::Value> = trace
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    for v in &trace_values {
+        if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
+            turns.entry(id).or_default().push(TurnScore::from_json(v));
+        }
+    }
+    for (i, (_, record)) in kept.iter().enumerate() {
+        summary.conversations += 1;
+        summary.failed_conversations += usize::from(record.error.is_some());
+        let features = examples[i].gold.as_ref().map(|g| &g.features);
+        let scores = turns.remove(record.id.as_str()).unwrap_or_default();
+        tally(summary, &scores, features);
+    }
+    let conversations: String = kept.iter().map(|(l, _)| format!("{l}\n")).collect();
+    for (name, text) in [
+        (folder::files::PREDICTIONS, &predictions),
+        (folder::files::TRACE, &trace),
+        (folder::files::LLM_EXCHANGES, &llm),
+        (folder::files::FAILURES, &failures),
+        // last: the commit record
+        (folder::files::CONVERSATIONS, &conversations),
+    ] {
+        let path = dir.join(name);
+        let tmp = dir.join(format!("{name}.tmp"));
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|source| EvalError::Write { path, source })?;
+    }
+    let summary_path = dir.join(folder::files::SUMMARY);
+    if summary_path.exists() {
+        std::fs::remove_file(&summary_path).map_err(|source| EvalError::Write {
+            path: summary_path,
+            source,
+        })?;
+    }
+    info.interrupted = false;
+    Ok((info, kept.len()))
 }
 
 /// Each trace with its gold and verdict (gold is read here, after answering).
@@ -343,6 +607,117 @@ fn score_turns<'a>(gold: Option<&Gold>, traces: &'a [TurnTrace]) -> Vec<ScoredTu
         .collect()
 }
 
+/// What the summary counts of a turn.
+#[derive(Debug, Default)]
+struct TurnScore {
+    turn: usize,
+    answered: bool,
+    usage: Option<Usage>,
+    /// The verdict and the gold program's operations, with gold.
+    scored: Option<(bool, String)>,
+}
+
+impl TurnScore {
+    fn of(s: &ScoredTurn<'_>) -> Self {
+        Self {
+            turn: s.trace.turn,
+            answered: s.trace.answer.is_some(),
+            usage: s.trace.usage,
+            scored: match (&s.gold, s.correct) {
+                (Some(g), Some(ok)) => Some((ok, g.operations.clone())),
+                _ => None,
+            },
+        }
+    }
+
+    /// From a line of `trace.jsonl`.
+    fn from_json(v: &serde_json::Value) -> Self {
+        let ops = v
+            .get("gold")
+            .and_then(|g| g.get("operations"))
+            .and_then(|o| o.as_str());
+        Self {
+            turn: v.get("turn").and_then(|t| t.as_u64()).unwrap_or(0) as usize,
+            answered: v.get("answer").is_some_and(|a| !a.is_null()),
+            usage: v
+                .get("usage")
+                .and_then(|u| serde_json::from_value(u.clone()).ok()),
+            scored: match (v.get("correct").and_then(|c| c.as_bool()), ops) {
+                (Some(ok), Some(ops)) => Some((ok, ops.to_string())),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Adds a conversation's turns to the summary.
+fn tally(summary: &mut Summary, turns: &[TurnScore], features: Option<&Features>) {
+    let mut all_right = true;
+    let mut any_scored = false;
+    let no_features = Features::default();
+    let mut previous: Option<bool> = None;
+    for t in turns {
+        if let Some(u) = &t.usage {
+            summary.llm.get_or_insert_with(Usage::default).add(u);
+        }
+        if !t.answered {
+            summary.unanswered += 1;
+        }
+        let Some((ok, ops)) = &t.scored else {
+            continue;
+        };
+        let ok = *ok;
+        any_scored = true;
+        all_right &= ok;
+        summary.turns.add(ok);
+        summary.by_turn.entry(t.turn).or_default().add(ok);
+        summary.by_operation.entry(ops.clone()).or_default().add(ok);
+        let f = features.unwrap_or(&no_features);
+        for (name, flag) in [
+            ("has_type2_question", f.has_type2_question),
+            ("has_duplicate_columns", f.has_duplicate_columns),
+            ("has_non_numeric_values", f.has_non_numeric_values),
+        ] {
+            if let Some(flag) = flag {
+                summary
+                    .by_feature
+                    .entry(format!("{name}={flag}"))
+                    .or_default()
+                    .add(ok);
+            }
+        }
+        match previous {
+            Some(true) => summary.given_previous_right.add(ok),
+            Some(false) => summary.given_previous_wrong.add(ok),
+            None => {}
+        }
+        previous = Some(ok);
+    }
+    if any_scored {
+        summary.conversation_accuracy.add(all_right);
+    }
+}
+
+impl Writers {
+    fn flush(&mut self) -> Result<(), EvalError> {
+        self.predictions
+            .flush()
+            .map_err(self.io(folder::files::PREDICTIONS))?;
+        self.trace.flush().map_err(self.io(folder::files::TRACE))?;
+        self.llm
+            .flush()
+            .map_err(self.io(folder::files::LLM_EXCHANGES))?;
+        self.failures
+            .flush()
+            .map_err(self.io(folder::files::FAILURES))?;
+        self.conversations
+            .flush()
+            .map_err(self.io(folder::files::CONVERSATIONS))
+    }
+}
+
+/// Writes a conversation's lines, flushed, then its line in
+/// `conversations.jsonl`, flushed: that line commits it.
 fn write_conversation(
     summary: &mut Summary,
     w: &mut Writers,
@@ -350,12 +725,6 @@ fn write_conversation(
     scored: &[ScoredTurn<'_>],
     features: Option<&Features>,
 ) -> Result<(), EvalError> {
-    let line = serde_json::to_string(record).unwrap_or_default();
-    writeln!(w.conversations, "{line}").map_err(w.io(folder::files::CONVERSATIONS))?;
-    let mut all_right = true;
-    let mut any_scored = false;
-    let no_features = Features::default();
-    let mut previous: Option<bool> = None;
     for s in scored {
         let t = s.trace;
         let line = serde_json::to_string(&Prediction {
@@ -378,48 +747,18 @@ fn write_conversation(
             .unwrap_or_default();
             writeln!(w.llm, "{line}").map_err(w.io(folder::files::LLM_EXCHANGES))?;
         }
-        if let Some(u) = &t.usage {
-            summary.llm.get_or_insert_with(Usage::default).add(u);
-        }
-        if t.answer.is_none() {
-            summary.unanswered += 1;
-        }
-        let (Some(g), Some(ok)) = (&s.gold, s.correct) else {
-            continue;
-        };
-        any_scored = true;
-        all_right &= ok;
-        summary.turns.add(ok);
-        summary.by_turn.entry(t.turn).or_default().add(ok);
-        let ops = &g.operations;
-        summary.by_operation.entry(ops.clone()).or_default().add(ok);
-        let f = features.unwrap_or(&no_features);
-        for (name, flag) in [
-            ("has_type2_question", f.has_type2_question),
-            ("has_duplicate_columns", f.has_duplicate_columns),
-            ("has_non_numeric_values", f.has_non_numeric_values),
-        ] {
-            if let Some(flag) = flag {
-                summary
-                    .by_feature
-                    .entry(format!("{name}={flag}"))
-                    .or_default()
-                    .add(ok);
-            }
-        }
-        match previous {
-            Some(true) => summary.given_previous_right.add(ok),
-            Some(false) => summary.given_previous_wrong.add(ok),
-            None => {}
-        }
-        previous = Some(ok);
-        if !ok {
+        if let (Some(g), Some(false)) = (&s.gold, s.correct) {
             write_failure(w, t, g)?;
         }
     }
-    if any_scored {
-        summary.conversation_accuracy.add(all_right);
-    }
+    w.flush()?;
+    let line = serde_json::to_string(record).unwrap_or_default();
+    writeln!(w.conversations, "{line}").map_err(w.io(folder::files::CONVERSATIONS))?;
+    w.conversations
+        .flush()
+        .map_err(w.io(folder::files::CONVERSATIONS))?;
+    let scores: Vec<TurnScore> = scored.iter().map(TurnScore::of).collect();
+    tally(summary, &scores, features);
     Ok(())
 }
 

@@ -14,6 +14,21 @@ use spargebra::{GraphUpdateOperation, Query, SparqlParser, SparqlSyntaxError};
 /// Maximum accepted query length in bytes.
 pub const MAX_QUERY_LENGTH: usize = 16_384;
 
+/// Deepest nesting of `(`, `{` and `[` accepted, checked before parsing:
+/// the parser recurses once a level, and a text nested thousands deep
+/// would overflow the stack.
+pub const MAX_NESTING_DEPTH: usize = 64;
+
+/// Deepest nesting parsed on the caller's stack; deeper texts (up to
+/// [`MAX_NESTING_DEPTH`]) are parsed on a thread of [`PARSE_STACK`] bytes.
+const INLINE_PARSE_DEPTH: usize = 12;
+/// The parser thread's stack (reserved, touched only as deep as it goes).
+const PARSE_STACK: usize = 256 << 20;
+
+/// Most `EXISTS` a query may hold: the parser's time doubles with each
+/// `!EXISTS` nested in another (found by `tests/fuzz.rs`).
+pub const MAX_EXISTS: usize = 8;
+
 /// The form of an admitted query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryForm {
@@ -49,9 +64,31 @@ pub enum GuardError {
     /// The query contains a `SERVICE` clause.
     #[error("SERVICE clauses are refused: the query may not reach other endpoints")]
     Service,
+    /// The text nests brackets deeper than [`MAX_NESTING_DEPTH`].
+    #[error("query nests brackets {depth} deep, more than the limit of {max}")]
+    TooDeep {
+        /// The depth reached (counting stops just past the limit).
+        depth: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The text holds more `EXISTS` than [`MAX_EXISTS`].
+    #[error("query holds {count} EXISTS, more than the limit of {max}")]
+    TooManyExists {
+        /// How many (counting stops just past the limit).
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
     /// The text is neither a valid query nor a valid update.
-    #[error("invalid SPARQL: {0}")]
-    Syntax(#[source] SparqlSyntaxError),
+    /// (When the text starts with the graph's prefixes that finkg
+    /// declares, [`crate::vocab::sparql_prefixes`], the position counts
+    /// lines from the end of them, as the author wrote the query.)
+    #[error("invalid SPARQL: {message}")]
+    Syntax {
+        /// The parser's message, its position in the author's lines.
+        message: String,
+    },
 }
 
 /// A SPARQL query that passed the guard: a local, read-only SELECT or ASK.
@@ -70,16 +107,47 @@ impl GuardedQuery {
                 max: MAX_QUERY_LENGTH,
             });
         }
-        let query = match SparqlParser::new().parse_query(text) {
-            Ok(query) => query,
-            Err(query_error) => {
-                return Err(match SparqlParser::new().parse_update(text) {
+        let shape = scan(text, MAX_NESTING_DEPTH + 1);
+        if shape.depth > MAX_NESTING_DEPTH {
+            return Err(GuardError::TooDeep {
+                depth: shape.depth,
+                max: MAX_NESTING_DEPTH,
+            });
+        }
+        if shape.exists > MAX_EXISTS {
+            return Err(GuardError::TooManyExists {
+                count: shape.exists,
+                max: MAX_EXISTS,
+            });
+        }
+        let parse = || -> Result<Query, GuardError> {
+            match SparqlParser::new().parse_query(text) {
+                Ok(query) => Ok(query),
+                Err(query_error) => Err(match SparqlParser::new().parse_update(text) {
                     Ok(update) if !update.operations.is_empty() => GuardError::Update {
                         kind: update_kind(&update.operations),
                     },
-                    _ => GuardError::Syntax(query_error),
-                });
+                    _ => syntax_error(text, &query_error),
+                }),
             }
+        };
+        // The parser recurses about a dozen frames a bracket; a deep text
+        // is parsed on a thread whose stack holds the deepest admitted
+        // (the caller's may be a 2 MiB worker's).
+        let query = if shape.depth > INLINE_PARSE_DEPTH {
+            std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .name("finkg-sparql-parse".into())
+                    .stack_size(PARSE_STACK)
+                    .spawn_scoped(scope, parse)
+                    .map_err(|e| GuardError::Syntax {
+                        message: format!("could not start the parser's thread: {e}"),
+                    })?
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })?
+        } else {
+            parse()?
         };
         let pattern = match &query {
             Query::Select { pattern, .. } | Query::Ask { pattern, .. } => pattern,
@@ -137,6 +205,113 @@ impl GuardedQuery {
                 _ => return Vec::new(),
             }
         }
+    }
+}
+
+/// A syntax error whose `error at LINE:COL` counts from the end of the
+/// prefixes finkg declared ahead of the author's text, if it did.
+fn syntax_error(text: &str, error: &SparqlSyntaxError) -> GuardError {
+    let message = error.to_string();
+    let prefixes = crate::vocab::sparql_prefixes();
+    let shift = prefixes.matches('\n').count();
+    let shifted = (|| {
+        if !text.starts_with(&prefixes) {
+            return None;
+        }
+        let rest = message.strip_prefix("error at ")?;
+        let (line, after) = rest.split_once(':')?;
+        let line: usize = line.parse().ok()?;
+        (line > shift).then(|| format!("error at {}:{after}", line - shift))
+    })();
+    GuardError::Syntax {
+        message: shifted.unwrap_or(message),
+    }
+}
+
+/// The deepest nesting of `(`, `{` and `[` in a SPARQL text, outside
+/// string literals, IRIs and comments; counting stops at `stop`. Unbalanced
+/// closers are ignored (the parser reports them).
+pub fn nesting_depth(text: &str, stop: usize) -> usize {
+    scan(text, stop).depth
+}
+
+/// What [`scan`] counts.
+struct Shape {
+    depth: usize,
+    exists: usize,
+}
+
+/// The nesting depth (counting stops at `stop`) and the `EXISTS` keywords
+/// of a SPARQL text, outside string literals, IRIs and comments.
+fn scan(text: &str, stop: usize) -> Shape {
+    let bytes = text.as_bytes();
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    let mut exists = 0usize;
+    let word =
+        |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'?' || b == b'$' || b == b':';
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if deepest >= stop {
+                    return Shape {
+                        depth: deepest,
+                        exists,
+                    };
+                }
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'<' => {
+                // an IRI runs to `>` without spaces; a `<` operator does not
+                let mut j = i + 1;
+                while j < bytes.len() && !b"> \t\r\n<\"{}".contains(&bytes[j]) {
+                    j += 1;
+                }
+                if j < bytes.len() && bytes[j] == b'>' {
+                    i = j;
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                let long = bytes[i..].starts_with(&[quote; 3]);
+                i += if long { 3 } else { 1 };
+                while i < bytes.len() {
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if long {
+                        if bytes[i..].starts_with(&[quote; 3]) {
+                            i += 2;
+                            break;
+                        }
+                    } else if bytes[i] == quote || bytes[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'e' | b'E'
+                if (i == 0 || !word(bytes[i - 1]))
+                    && bytes.len() >= i + 6
+                    && bytes[i..i + 6].eq_ignore_ascii_case(b"exists")
+                    && bytes.get(i + 6).is_none_or(|&b| !word(b)) =>
+            {
+                exists += 1;
+                i += 5;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Shape {
+        depth: deepest,
+        exists,
     }
 }
 
@@ -397,9 +572,96 @@ mod tests {
     fn garbage_is_a_syntax_error() {
         for text in ["SELEKT ?x WHERE { ?x ?y ?z }", "this is not sparql", ""] {
             let e = refused(text);
-            assert!(matches!(e, GuardError::Syntax(_)), "{text:?}: {e:?}");
+            assert!(matches!(e, GuardError::Syntax { .. }), "{text:?}: {e:?}");
             assert!(e.to_string().starts_with("invalid SPARQL: "), "{e}");
         }
+    }
+
+    #[test]
+    fn syntax_error_positions_count_the_authors_lines() {
+        let body = "SELECT ?x\nWHERE { ?x ?y }";
+        let plain = refused(body).to_string();
+        let prefixed = refused(&format!("{}{body}", crate::vocab::sparql_prefixes())).to_string();
+        assert!(plain.contains("error at 2:"), "{plain}");
+        assert_eq!(plain, prefixed);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_before_parsing() {
+        for (open, close) in [("(", ")"), ("{", "}"), ("[", "]")] {
+            let text = format!(
+                "SELECT ?x WHERE {{ BIND({}1{} AS ?x) }}",
+                open.repeat(5_000),
+                close.repeat(5_000)
+            );
+            let e = refused(&text);
+            assert!(
+                matches!(
+                    e,
+                    GuardError::TooDeep {
+                        max: MAX_NESTING_DEPTH,
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
+            assert!(e.to_string().contains("more than the limit of 64"), "{e}");
+        }
+        // 10,000 opened and never closed: within the length limit, refused
+        let e = refused(&format!("SELECT * WHERE {}", "(".repeat(10_000)));
+        assert!(matches!(e, GuardError::TooDeep { .. }), "{e:?}");
+        // the deepest admitted parses, even on a small stack, in a debug build
+        let text = format!(
+            "SELECT ?x WHERE {{ BIND({}1{} AS ?x) }}",
+            "(-".repeat(62),
+            ")".repeat(62)
+        );
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || GuardedQuery::parse(&text).map(|_| ()))
+            .unwrap()
+            .join()
+            .unwrap()
+            .unwrap();
+    }
+
+    #[test]
+    fn nested_not_exists_is_refused_before_its_parse_time_doubles_away() {
+        // found by tests/fuzz.rs: 20 nested `!EXISTS` took minutes to parse
+        let k = 20;
+        let text = format!("ASK {{ {} |}}", "?s ?p ?o FILTER (!EXISTS { ".repeat(k));
+        let started = std::time::Instant::now();
+        let e = refused(&text);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert!(
+            matches!(
+                e,
+                GuardError::TooManyExists {
+                    max: MAX_EXISTS,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("more than the limit of 8"), "{e}");
+        // `exists` in a name, a string or an IRI is no keyword
+        let text = format!(
+            "SELECT ?exists WHERE {{ ?exists <http://x/EXISTS> \"{}\" FILTER EXISTS {{ ?a ?b ?c }} }}",
+            "exists ".repeat(20)
+        );
+        assert_eq!(scan(&text, 100).exists, 1);
+        GuardedQuery::parse(&text).unwrap();
+    }
+
+    #[test]
+    fn brackets_in_strings_iris_and_comments_do_not_count() {
+        let deep = "(".repeat(100);
+        let text = format!(
+            "SELECT ?x WHERE {{ # {deep}\n ?x <http://x/{deep}> \"{deep}\" . \
+             ?x <http://x/p> '''{deep}''' . FILTER(?x < 3 || ?x > 1) }}"
+        );
+        assert_eq!(nesting_depth(&text, 1000), 2);
+        GuardedQuery::parse(&text).unwrap();
     }
 
     #[test]

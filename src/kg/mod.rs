@@ -11,6 +11,7 @@ pub mod queries;
 pub mod schema;
 pub mod store;
 pub mod text;
+pub mod watchdog;
 
 pub use abox::{page_iri, GraphStats};
 pub use guard::{GuardError, GuardedQuery, QueryForm};

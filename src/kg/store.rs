@@ -7,17 +7,18 @@
 
 use super::abox::{build_abox, GraphStats};
 use super::guard::{GuardedQuery, QueryForm};
+use super::watchdog::{Stop, Watch, QUERY_MEMORY_LIMIT};
 use crate::dataset::Conversation;
 use crate::ontology;
 use crate::vocab;
 use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
 use oxigraph::model::{GraphNameRef, NamedNode, QuadRef, Term};
-use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
+use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use std::collections::HashSet;
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Most rows a query may return before it is refused.
 pub const MAX_ROWS: usize = 10_000;
@@ -42,11 +43,21 @@ pub enum KgError {
         /// The limit.
         max: usize,
     },
-    /// A query ran longer than allowed.
-    #[error("query ran longer than {limit:?}")]
+    /// A query ran longer than allowed and was cancelled.
+    #[error("query stopped: it ran longer than the limit of {} s", limit.as_secs_f64())]
     Timeout {
         /// The limit.
         limit: Duration,
+    },
+    /// A query was cancelled at a deadline set for the work around it (a
+    /// turn's time limit).
+    #[error("query stopped at the turn's time limit")]
+    Deadline,
+    /// A query grew the process's memory past the limit and was cancelled.
+    #[error("query stopped: it used more than {} MiB of memory", limit >> 20)]
+    Memory {
+        /// The limit in bytes.
+        limit: u64,
     },
     /// The guard refused a query.
     #[error("query refused")]
@@ -120,15 +131,29 @@ impl KgStore {
         self.stats
     }
 
-    /// Runs a guarded query with the row and time limits.
+    /// Runs a guarded query with the row, time and memory limits: the
+    /// query is cancelled in flight when its time ([`QUERY_TIME_LIMIT`], or
+    /// an earlier deadline set with [`super::watchdog::with_deadline`]) or
+    /// its memory ([`super::watchdog::QUERY_MEMORY_LIMIT`]) runs out.
     pub fn query(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
-        let token = CancellationToken::new();
-        let started = Instant::now();
+        let watch = Watch::start(QUERY_TIME_LIMIT);
+        let stopped =
+            |watch: &Watch, e: oxigraph::sparql::QueryEvaluationError| match watch.stopped() {
+                Some(Stop::Time) => KgError::Timeout {
+                    limit: QUERY_TIME_LIMIT,
+                },
+                Some(Stop::Deadline) => KgError::Deadline,
+                Some(Stop::Memory) => KgError::Memory {
+                    limit: QUERY_MEMORY_LIMIT,
+                },
+                None => KgError::Evaluation(e),
+            };
         let results = SparqlEvaluator::new()
-            .with_cancellation_token(token.clone())
+            .with_cancellation_token(watch.token())
             .for_query(query.query().clone())
             .on_store(&self.store)
-            .execute()?;
+            .execute()
+            .map_err(|e| stopped(&watch, e))?;
         match results {
             QueryResults::Boolean(b) => Ok(QueryOutput::Boolean(b)),
             QueryResults::Solutions(solutions) => {
@@ -139,13 +164,7 @@ impl KgStore {
                     .collect();
                 let mut rows = Vec::new();
                 for solution in solutions {
-                    if started.elapsed() > QUERY_TIME_LIMIT {
-                        token.cancel();
-                        return Err(KgError::Timeout {
-                            limit: QUERY_TIME_LIMIT,
-                        });
-                    }
-                    let solution = solution?;
+                    let solution = solution.map_err(|e| stopped(&watch, e))?;
                     if rows.len() == MAX_ROWS {
                         return Err(KgError::TooManyRows { max: MAX_ROWS });
                     }

@@ -7,7 +7,7 @@
 //! (seconds or an HTTP date) replaces the backoff. Other statuses fail at
 //! once with the start of the body. No request passes its deadline.
 
-use super::limits::{backoff, Deadline, RateLimiter, MAX_RETRY_AFTER};
+use super::limits::{backoff, Deadline, RateLimiter, RunLimits, MAX_RETRY_AFTER};
 use super::{LlmConfig, LlmError};
 use crate::trace::error_chain;
 use serde::{Deserialize, Serialize};
@@ -119,8 +119,14 @@ struct RawUsage {
 /// What one attempt gave.
 enum Attempt {
     Done(ChatReply),
-    /// Worth retrying, after the server's `Retry-After` if it sent one.
-    Retry(String, Option<Duration>),
+    /// Worth retrying, after the server's `Retry-After` if it sent one;
+    /// `refused` when no connection was made (the circuit breaker counts
+    /// those).
+    Retry {
+        why: String,
+        after: Option<Duration>,
+        refused: bool,
+    },
     Fail(LlmError),
 }
 
@@ -142,12 +148,15 @@ impl ChatClient {
         })
     }
 
-    /// Sends `body`, retrying as the module doc says, never past `deadline`.
+    /// Sends `body`, retrying as the module doc says, never past `deadline`;
+    /// `limits` counts refused connections and requests without a reply
+    /// (the circuit breaker), and a tripped breaker ends the retries.
     pub async fn complete(
         &self,
         body: &serde_json::Value,
         deadline: Option<&Deadline>,
         limiter: &RateLimiter,
+        limits: &RunLimits,
     ) -> Result<Completed, Failure> {
         let mut retries = 0;
         loop {
@@ -163,14 +172,39 @@ impl ChatClient {
                 timeout = timeout.min(left);
             }
             let (why, retry_after) = match self.attempt(body, timeout).await {
-                Attempt::Done(reply) => return Ok(Completed { reply, retries }),
-                Attempt::Fail(error) => return Err(fail(error)),
-                Attempt::Retry(why, after) => (why, after),
+                Attempt::Done(reply) => {
+                    limits.answered();
+                    return Ok(Completed { reply, retries });
+                }
+                Attempt::Fail(error) => {
+                    if !matches!(error, LlmError::Startup(_)) {
+                        limits.answered();
+                    }
+                    return Err(fail(error));
+                }
+                Attempt::Retry {
+                    why,
+                    after,
+                    refused,
+                } => {
+                    if !refused {
+                        // the server was reached
+                        limits.answered();
+                    } else if limits.connection_refused(&self.url, &why) {
+                        return Err(fail(LlmError::Exhausted {
+                            url: self.url.clone(),
+                            attempts: retries + 1,
+                            last: why,
+                        }));
+                    }
+                    (why, after)
+                }
             };
             if let Some(d) = deadline.filter(|d| Instant::now() >= d.at) {
                 return Err(fail(d.error()));
             }
             if retries >= self.retries {
+                limits.request_exhausted(&self.url, &why);
                 return Err(fail(LlmError::Exhausted {
                     url: self.url.clone(),
                     attempts: retries + 1,
@@ -208,15 +242,22 @@ impl ChatClient {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| parse_retry_after(v, SystemTime::now()));
-        let text = match response.text().await {
+        let text = match read_capped(response, MAX_REPLY_BYTES).await {
             Ok(t) => t,
-            Err(e) => return transport(e),
+            Err(ReadError::Transport(e)) => return transport(e),
+            Err(ReadError::TooLarge) => {
+                return Attempt::Fail(LlmError::Protocol {
+                    url: self.url.clone(),
+                    message: format!("the reply is larger than {} MiB", MAX_REPLY_BYTES >> 20),
+                })
+            }
         };
         if status.as_u16() == 429 || status.is_server_error() {
-            return Attempt::Retry(
-                format!("HTTP {}: {}", status.as_u16(), snippet(&text)),
-                retry_after,
-            );
+            return Attempt::Retry {
+                why: format!("HTTP {}: {}", status.as_u16(), snippet(&text)),
+                after: retry_after,
+                refused: false,
+            };
         }
         if !status.is_success() {
             return Attempt::Fail(LlmError::Status {
@@ -244,8 +285,36 @@ fn transport(e: reqwest::Error) -> Attempt {
     if e.is_builder() || e.is_redirect() {
         Attempt::Fail(LlmError::Startup(why))
     } else {
-        Attempt::Retry(why, None)
+        Attempt::Retry {
+            why,
+            after: None,
+            refused: e.is_connect(),
+        }
     }
+}
+
+/// Largest reply body read; a larger one fails the request while it is
+/// being read, before it fills the memory.
+pub const MAX_REPLY_BYTES: usize = 8 << 20;
+
+enum ReadError {
+    Transport(reqwest::Error),
+    TooLarge,
+}
+
+/// The body as text (invalid UTF-8 replaced), refused past `max` bytes.
+async fn read_capped(mut response: reqwest::Response, max: usize) -> Result<String, ReadError> {
+    if response.content_length().is_some_and(|n| n > max as u64) {
+        return Err(ReadError::TooLarge);
+    }
+    let mut body: Vec<u8> = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(ReadError::Transport)? {
+        if body.len() + chunk.len() > max {
+            return Err(ReadError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
 }
 
 /// Sleeps `wait`, or fails when that would pass the deadline.

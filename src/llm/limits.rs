@@ -7,6 +7,7 @@
 //! [`RunLimits::stop_reason`] tells the run to stop.
 
 use super::LlmError;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -87,7 +88,16 @@ pub struct RunLimits {
     budget: Option<f64>,
     spent: Mutex<f64>,
     halted: Mutex<Option<String>>,
+    /// Connection attempts refused in a row, across the run's planners.
+    refused: AtomicU32,
+    /// Requests in a row that ran out of retries (timeouts, 5xx, 429).
+    exhausted: AtomicU32,
 }
+
+/// Refused connections in a row that halt the run (the circuit breaker).
+pub const BREAKER_REFUSED_CONNECTIONS: u32 = 3;
+/// Requests in a row without a reply (retries spent) that halt the run.
+pub const BREAKER_EXHAUSTED_REQUESTS: u32 = 3;
 
 impl RunLimits {
     /// Limits starting now.
@@ -98,6 +108,8 @@ impl RunLimits {
             budget,
             spent: Mutex::new(0.0),
             halted: Mutex::new(None),
+            refused: AtomicU32::new(0),
+            exhausted: AtomicU32::new(0),
         }
     }
 
@@ -108,6 +120,43 @@ impl RunLimits {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get_or_insert(reason);
+    }
+
+    /// The server answered (anything): the breaker's counts start again.
+    pub fn answered(&self) {
+        self.refused.store(0, Ordering::Relaxed);
+        self.exhausted.store(0, Ordering::Relaxed);
+    }
+
+    /// A connection to `url` was refused; true when that trips the breaker,
+    /// which halts the run.
+    pub fn connection_refused(&self, url: &str, why: &str) -> bool {
+        let n = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
+        if n >= BREAKER_REFUSED_CONNECTIONS {
+            self.halt(format!(
+                "{url}: {n} connections in a row failed (is the server running?); last: {why}"
+            ));
+        }
+        n >= BREAKER_REFUSED_CONNECTIONS
+    }
+
+    /// A request to `url` ran out of retries; halts the run when too many
+    /// did in a row.
+    pub fn request_exhausted(&self, url: &str, why: &str) {
+        let n = self.exhausted.fetch_add(1, Ordering::Relaxed) + 1;
+        if n >= BREAKER_EXHAUSTED_REQUESTS {
+            self.halt(format!(
+                "{url}: {n} requests in a row got no reply; last: {why}"
+            ));
+        }
+    }
+
+    /// Whether a failure no retry mends has halted the run.
+    pub fn is_halted(&self) -> bool {
+        self.halted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
     }
 
     /// US dollars spent so far.

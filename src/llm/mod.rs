@@ -37,6 +37,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// A turn's time limit unless one is given: both phases, retries and
+/// repairs included.
+pub const DEFAULT_TURN_TIME_LIMIT: Duration = Duration::from_secs(60);
+
 /// How the LLM planner reaches its model and how far it may go.
 #[derive(Debug, Clone)]
 pub struct LlmConfig {
@@ -95,7 +99,7 @@ impl LlmConfig {
             repairs: 2,
             cache_dir: None,
             prompts_dir: None,
-            turn_time_limit: None,
+            turn_time_limit: Some(DEFAULT_TURN_TIME_LIMIT),
             run_time_limit: None,
             price_input: 0.0,
             price_output: 0.0,

@@ -20,6 +20,7 @@ use super::client::{request_body, ChatClient, Message};
 use super::limits::Deadline;
 use super::prompts::{self, RepairView};
 use super::{reply, LlmError, LlmShared};
+use crate::kg::watchdog::with_deadline;
 use crate::planner::{PlanCheck, PlanError, Planner, TurnContext};
 use crate::trace::error_chain;
 use crate::turn::{LlmExchange, Phase2, Plan, UsedValue};
@@ -128,6 +129,7 @@ impl LlmPlanner {
             &body,
             deadline.as_ref(),
             &self.shared.limiter,
+            &self.shared.limits,
         ));
         record.latency_ms = millis(started);
         match result {
@@ -181,7 +183,9 @@ impl LlmPlanner {
         let mut attempt: u32 = 0;
         loop {
             let content = self.exchange(phase, attempt as usize, &messages, prompt)?;
-            let error = match check(&content) {
+            // the turn's time limit also stops a query of the reply in flight
+            let deadline = self.turn_deadline.as_ref().map(|d| d.at);
+            let error = match with_deadline(deadline, || check(&content)) {
                 Ok(value) => return Ok(value),
                 Err(error) => error,
             };

@@ -383,6 +383,7 @@ fn conversation_views(state: &ConversationState) -> (Vec<ResultView>, Vec<Result
             None => all.push(ResultView {
                 reference: format!("result_{turn}"),
                 turn,
+                question: state.question(turn).unwrap_or_default().to_string(),
                 metric_type: "failed".into(),
                 ..ResultView::default()
             }),

@@ -353,6 +353,7 @@ mod tests {
             limit: Some(5),
             git_revision: None,
             finkg_version: "0.1.0".into(),
+            interrupted: false,
         };
         let d = run_document(&run, None, RunStatus::Running, cost(&[]));
         assert_eq!(d.get_str("status").unwrap(), "running");

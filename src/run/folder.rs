@@ -68,6 +68,10 @@ pub struct RunInfo {
     pub git_revision: Option<String>,
     /// The finkg version.
     pub finkg_version: String,
+    /// The run was interrupted (SIGINT, SIGTERM) before it ended; `finkg
+    /// eval --resume` finishes it.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 impl RunInfo {
@@ -84,6 +88,7 @@ impl RunInfo {
             limit,
             git_revision: git_revision(),
             finkg_version: env!("CARGO_PKG_VERSION").to_string(),
+            interrupted: false,
         }
     }
 }

@@ -69,6 +69,10 @@ pub struct Summary {
     pub llm: Option<Usage>,
     /// Why the run stopped before the end (a budget or a time limit), or null.
     pub stopped: Option<String>,
+    /// The run was interrupted (SIGINT, SIGTERM): no `summary.json` is
+    /// written and `run.json` says `interrupted`; never true in a file.
+    #[serde(default, skip_serializing)]
+    pub interrupted: bool,
 }
 
 /// The operations of a gold program: `subtract(60.94, 25.14), divide(#0, 25.14)` → `subtract,divide`.

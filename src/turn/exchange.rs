@@ -55,6 +55,11 @@ pub struct Usage {
     pub requests: u64,
     /// Exchanges answered from the cache.
     pub cache_hits: u64,
+    /// Exchanges that got no reply (refused by a limit, or every attempt
+    /// failed); HTTP requests sent are `requests + failed + retries` less
+    /// the exchanges a limit refused before sending.
+    #[serde(default)]
+    pub failed: u64,
     /// Prompt tokens of the requests (cache hits excluded).
     pub prompt_tokens: u64,
     /// Completion tokens of the requests (cache hits excluded).
@@ -73,6 +78,8 @@ impl Usage {
         } else {
             if e.reply.is_some() {
                 self.requests += 1;
+            } else {
+                self.failed += 1;
             }
             self.prompt_tokens += e.prompt_tokens.unwrap_or(0);
             self.completion_tokens += e.completion_tokens.unwrap_or(0);
@@ -84,6 +91,7 @@ impl Usage {
     pub fn add(&mut self, other: &Usage) {
         self.requests += other.requests;
         self.cache_hits += other.cache_hits;
+        self.failed += other.failed;
         self.prompt_tokens += other.prompt_tokens;
         self.completion_tokens += other.completion_tokens;
         self.retries += other.retries;
@@ -106,9 +114,10 @@ impl std::fmt::Display for Usage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} requests, {} from the cache, {} retries, {} prompt + {} completion tokens, ${:.4}",
+            "{} requests, {} from the cache, {} failed, {} retries, {} prompt + {} completion tokens, ${:.4}",
             self.requests,
             self.cache_hits,
+            self.failed,
             self.retries,
             self.prompt_tokens,
             self.completion_tokens,
@@ -128,5 +137,20 @@ mod tests {
         )
         .expect("an older exchange record");
         assert_eq!((e.latency_ms, e.cost_usd, e.error), (0, 0.0, None));
+    }
+
+    #[test]
+    fn a_failed_exchange_is_counted_as_failed_with_its_retries() {
+        let e: LlmExchange = serde_json::from_str(
+            r#"{"phase":"phase1","attempt":0,"prompt":"q","reply":null,"error":"no reply after 5 attempts","retries":4,"cache_hit":false}"#,
+        )
+        .unwrap();
+        let u = Usage::of(&[e]).unwrap();
+        assert_eq!((u.requests, u.failed, u.retries), (0, 1, 4));
+        assert!(
+            u.to_string()
+                .starts_with("0 requests, 0 from the cache, 1 failed, 4 retries"),
+            "{u}"
+        );
     }
 }

@@ -28,13 +28,21 @@ impl Answer {
     }
 }
 
+/// `d` to `places` decimal places, or, when that would print a value that
+/// is not zero as 0 (a cell of `1e-21`), to as many significant digits.
+fn rounded(d: Decimal, places: u32) -> Decimal {
+    let r = d.round_dp(places);
+    if r.is_zero() && !d.is_zero() {
+        d.round_sf(places).unwrap_or(d).normalize()
+    } else {
+        r.normalize()
+    }
+}
+
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Answer::Number(d) => {
-                let rounded = d.round_dp(6).normalize();
-                write!(f, "{rounded}")
-            }
+            Answer::Number(d) => write!(f, "{}", rounded(*d, 6)),
             Answer::Yes => f.write_str("yes"),
             Answer::No => f.write_str("no"),
         }
@@ -46,7 +54,7 @@ impl Serialize for Answer {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Answer::Number(d) => {
-                let text = d.round_dp(10).normalize().to_string();
+                let text = rounded(*d, 10).to_string();
                 match text.parse::<serde_json::Number>() {
                     Ok(n) => n.serialize(s),
                     Err(_) => s.serialize_str(&text),
@@ -115,6 +123,8 @@ pub struct TurnResult {
 #[derive(Debug, Clone, Default)]
 pub struct ConversationState {
     results: Vec<Option<TurnResult>>,
+    /// Each turn's question, failed turns' too (empty when not given).
+    questions: Vec<String>,
 }
 
 impl ConversationState {
@@ -124,7 +134,17 @@ impl ConversationState {
     }
     /// Records a turn: its result, or `None` when it failed.
     pub fn push(&mut self, result: Option<TurnResult>) {
+        self.push_turn("", result);
+    }
+    /// Records the next turn with its question (kept for a failed turn too,
+    /// so later turns can see what was asked).
+    pub fn push_turn(&mut self, question: &str, result: Option<TurnResult>) {
         self.results.push(result);
+        self.questions.push(question.to_string());
+    }
+    /// The question of turn `n`, answered or not (empty when not recorded).
+    pub fn question(&self, n: usize) -> Option<&str> {
+        self.questions.get(n).map(String::as_str)
     }
     /// The result of turn `n`, if it was answered.
     pub fn result(&self, n: usize) -> Option<&TurnResult> {
@@ -145,5 +165,21 @@ impl ConversationState {
     /// Whether no turn has been asked yet.
     pub fn is_empty(&self) -> bool {
         self.results.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiny_numbers_do_not_print_as_zero() {
+        let tiny = Answer::Number(Decimal::from_str_exact("0.000000000000000000001").unwrap());
+        assert_eq!(tiny.to_string(), "0.000000000000000000001");
+        assert_eq!(serde_json::to_string(&tiny).unwrap(), "1e-21");
+        let third = Answer::Number(Decimal::ONE / Decimal::from(3));
+        assert_eq!(third.to_string(), "0.333333");
+        assert_eq!(serde_json::to_string(&third).unwrap(), "0.3333333333");
+        assert_eq!(Answer::Number(Decimal::ZERO).to_string(), "0");
     }
 }

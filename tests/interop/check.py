@@ -690,7 +690,7 @@ def main() -> int:
     def side_work():
         try:
             t = time.monotonic()
-            run([finkg, "eval", dataset_path, "--out", str(work / "run"), "--no-progress"])
+            run([finkg, "eval", dataset_path, "--out", str(work / "run"), "--no-progress", "--force"])
             side["jobs"], side["traced"] = planner_queries(work / "run" / "trace.jsonl")
             with open(jobs_path, "w") as f:
                 for job in side["jobs"]:
