@@ -10,7 +10,9 @@ use crate::turn::Scale;
 use crate::vocab;
 use oxigraph::model::Term;
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// A table cell with a numeric value.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -140,6 +142,23 @@ fn rows(kg: &KgStore, body: &str) -> Result<Vec<Vec<Option<Term>>>, KgError> {
     }
 }
 
+/// Every concept's labels (`skos:prefLabel`, `skos:altLabel`) in the TBox,
+/// by concept IRI, read once.
+fn concept_labels() -> Result<&'static HashMap<String, Vec<String>>, KgError> {
+    static LABELS: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
+    if let Some(labels) = LABELS.get() {
+        return Ok(labels);
+    }
+    let mut labels: HashMap<String, Vec<String>> = HashMap::new();
+    for r in rows(
+        KgStore::tbox()?,
+        "SELECT ?c ?label WHERE { GRAPH ?t { ?c skos:prefLabel|skos:altLabel ?label } }",
+    )? {
+        labels.entry(text(&r[0])).or_default().push(text(&r[1]));
+    }
+    Ok(LABELS.get_or_init(|| labels))
+}
+
 impl Schema {
     /// Reads the page's rows, columns, cells, header numbers and text facts
     /// from the store.
@@ -159,16 +178,21 @@ impl Schema {
             schema.rows.push((text(&r[0]), number(&r[1])));
         }
         schema.row_concept_labels = vec![Vec::new(); schema.rows.len()];
+        // the page names each row's concept; the TBox, read once, its labels
+        let labels = concept_labels()?;
         for r in rows(
             kg,
-            &format!(
-                "SELECT ?i ?label WHERE {{ GRAPH {g} {{ ?r a fk:TableRow ; fk:index ?i ; fk:concept ?c }}
-                   GRAPH ?t {{ ?c skos:prefLabel|skos:altLabel ?label }} }} ORDER BY ?i ?label"
-            ),
+            &format!("SELECT ?i ?c WHERE {{ GRAPH {g} {{ ?r a fk:TableRow ; fk:index ?i ; fk:concept ?c }} }}"),
         )? {
-            if let Some(labels) = number::<usize>(&r[0]).and_then(|i| schema.row_concept_labels.get_mut(i)) {
-                labels.push(text(&r[1]));
+            if let (Some(row), Some(names)) = (
+                number::<usize>(&r[0]).and_then(|i| schema.row_concept_labels.get_mut(i)),
+                labels.get(&text(&r[1])),
+            ) {
+                row.extend(names.iter().cloned());
             }
+        }
+        for row in &mut schema.row_concept_labels {
+            row.sort();
         }
         for r in rows(
             kg,
