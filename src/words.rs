@@ -4,6 +4,7 @@
 //! Pure functions over strings; no RDF, no questions' gold.
 
 use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// Words too common to tell one row or sentence from another.
@@ -176,6 +177,46 @@ pub fn stem(word: &str) -> String {
 /// Most stems [`stem`] remembers a thread.
 const STEM_MEMO: usize = 1 << 14;
 
+/// A label with its glued words split apart, as PDF extraction leaves them
+/// in table headers (`numberof sharespurchased` is `number of shares
+/// purchased`): a word of five letters or more that `known` lacks becomes
+/// two or three words that `known` (or the stop words) holds, the split
+/// whose shortest part is longest. Other words stay as they are.
+pub fn unglue(label: &str, known: &HashSet<String>) -> String {
+    let is_word = |w: &str| w.len() >= 2 && (known.contains(w) || is_stop_word(w));
+    let split = |w: &str| -> Option<Vec<String>> {
+        let mut best: Option<(usize, Vec<String>)> = None;
+        let mut consider = |parts: Vec<&str>| {
+            let shortest = parts.iter().map(|p| p.len()).min().unwrap_or(0);
+            if parts.iter().all(|p| is_word(p)) && best.as_ref().is_none_or(|(b, _)| shortest > *b)
+            {
+                best = Some((shortest, parts.iter().map(|p| p.to_string()).collect()));
+            }
+        };
+        for i in 2..w.len().saturating_sub(1) {
+            consider(vec![&w[..i], &w[i..]]);
+            for j in i + 2..w.len().saturating_sub(1) {
+                consider(vec![&w[..i], &w[i..j], &w[j..]]);
+            }
+        }
+        best.map(|(_, parts)| parts)
+    };
+    label
+        .split_whitespace()
+        .map(|token| {
+            let lower = token.to_lowercase();
+            let glued = lower.len() >= 5
+                && lower.bytes().all(|b| b.is_ascii_lowercase())
+                && !known.contains(&lower);
+            match glued.then(|| split(&lower)).flatten() {
+                Some(parts) => parts.join(" "),
+                None => token.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Stemmed content words of a text, stop words, numbers and years removed.
 pub fn content_words(text: &str) -> Vec<String> {
     tokens(text)
@@ -228,58 +269,37 @@ pub fn normalise_label(label: &str) -> String {
 }
 
 /// The years a label names, in order: `2007`, `december 31 , 2008`,
-/// `12/31/01`, `dec . 282013` (a glued day and year). A date in early
-/// January names the fiscal year before it (`january 3 2009` is 2008).
+/// `12/31/01`, `dec . 282013` (a glued day and year). A date is read as the
+/// year it prints, early January included (`january 3 2009` is 2009): the
+/// reports' questions name a column by the year it prints.
 pub fn years_in(label: &str) -> Vec<i32> {
-    years_of(label, true)
-}
-
-/// The calendar years a label prints, with no fiscal shift (`january 3
-/// 2009` is 2009).
-pub fn printed_years(label: &str) -> Vec<i32> {
-    years_of(label, false)
-}
-
-fn years_of(label: &str, fiscal: bool) -> Vec<i32> {
     let lower = label.to_lowercase();
     let mut years = Vec::new();
     let toks: Vec<&str> = lower
         .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
         .filter(|t| !t.is_empty())
         .collect();
-    for (i, tok) in toks.iter().enumerate() {
-        let january = fiscal
-            && (i
-                .checked_sub(2)
-                .and_then(|p| toks.get(p))
-                .is_some_and(|m| m.starts_with("jan"))
-                || i.checked_sub(1)
-                    .and_then(|p| toks.get(p))
-                    .is_some_and(|m| m.starts_with("jan")));
+    for tok in &toks {
         if let Some(y) = year_of_token(tok) {
-            years.push(if january { y - 1 } else { y });
+            years.push(y);
         } else if tok.contains('-') && tok.bytes().any(|b| b.is_ascii_alphabetic()) {
             // dd-mon-yyyy or mon-yy
             let parts: Vec<&str> = tok.split('-').collect();
-            let month = parts.iter().find(|p| {
+            let has_month = parts.iter().any(|p| {
                 p.len() >= 3
                     && MONTHS
                         .iter()
                         .any(|m| p.starts_with(m) && m.starts_with(&p[..3]))
             });
             let last = parts.last().copied().unwrap_or("");
-            if let (Some(month), true) = (month, last.bytes().all(|b| b.is_ascii_digit())) {
+            if has_month && last.bytes().all(|b| b.is_ascii_digit()) {
                 let y: i32 = last.parse().unwrap_or(0);
                 let y = match last.len() {
                     2 => 2000 + y - if y > 50 { 100 } else { 0 },
                     4 => y,
                     _ => continue,
                 };
-                years.push(if fiscal && month.starts_with("jan") {
-                    y - 1
-                } else {
-                    y
-                });
+                years.push(y);
             }
         } else if tok.contains('/') {
             // m/d/yy or m/d/yyyy
@@ -295,8 +315,7 @@ fn years_of(label: &str, fiscal: bool) -> Vec<i32> {
                     4 => y,
                     _ => continue,
                 };
-                let month: u32 = parts[0].parse().unwrap_or(0);
-                years.push(if fiscal && month == 1 { y - 1 } else { y });
+                years.push(y);
             }
         }
     }
@@ -453,10 +472,29 @@ mod tests {
         assert_eq!(years_in("31-dec-2012"), vec![2012]);
         assert_eq!(years_in("dec-08"), vec![2008]);
         assert_eq!(years_in("dec . 282013 (1)"), vec![2013]);
-        assert_eq!(years_in("january 3 2009"), vec![2008]);
-        assert_eq!(years_in("1/3/2009"), vec![2008]);
+        assert_eq!(years_in("january 3 2009"), vec![2009]);
+        assert_eq!(years_in("1/3/2009"), vec![2009]);
         assert_eq!(years_in("% change 2014 v 2013"), vec![2014, 2013]);
         assert!(years_in("amount ( in millions )").is_empty());
+    }
+
+    #[test]
+    fn glued_words_split_on_the_words_a_page_knows() {
+        let known: HashSet<String> = ["number", "shares", "purchased", "average", "price"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            unglue("total numberof sharespurchased", &known),
+            "total number of shares purchased"
+        );
+        assert_eq!(
+            unglue("averageprice paidper share", &known),
+            "average price paidper share"
+        );
+        // a word the page prints, or one no split explains, stays whole
+        assert_eq!(unglue("shares", &known), "shares");
+        assert_eq!(unglue("goodwill", &known), "goodwill");
     }
 
     #[test]

@@ -940,7 +940,47 @@ fn a_blank_cell_is_not_answered_with_another_row() {
     );
 }
 
-/// A performance index whose columns are fiscal year ends in early January.
+#[test]
+fn the_year_before_is_one_earlier_than_the_last() {
+    check(
+        SALES,
+        "",
+        &[
+            "what were net sales in 2008?",
+            "and in the year before?",
+            "and operating income in the following year?",
+        ],
+        &[Num("1200"), Num("1000"), Num("240")],
+    );
+}
+
+/// Share repurchases whose column headers lost their spaces in extraction.
+const GLUED_HEADERS: TableRows = &[
+    &[
+        "",
+        "total numberof sharespurchased",
+        "averageprice paidper share",
+        "total number ofshares purchased aspart of publiclyannounced plans",
+    ],
+    &["october 2018", "939957", "87.23", "931131"],
+    &["november 2018", "3655945", "87.39", "3439476"],
+];
+
+#[test]
+fn glued_header_words_are_read_apart() {
+    check(
+        GLUED_HEADERS,
+        "the average price paid per share is the total paid over the number of shares purchased .",
+        &[
+            "what was the average price paid per share in october 2018?",
+            "what was the total number of shares purchased in november 2018?",
+        ],
+        &[Num("87.23"), Num("3655945")],
+    );
+}
+
+/// A performance index whose columns are fiscal year ends, some in early
+/// January.
 const FISCAL_INDEX: TableRows = &[
     &["", "december 30 2006", "january 3 2009", "january 2 2010"],
     &["acme corp", "100.00", "97.26", "116.01"],
@@ -957,5 +997,20 @@ fn a_date_the_question_prints_names_its_column() {
             "what was the value of acme corp in january 2010?",
         ],
         &[Num("65.70"), Num("116.01")],
+    );
+}
+
+#[test]
+fn a_year_asked_names_the_column_that_prints_it() {
+    // "in 2009" is the column dated january 3 2009, not the fiscal year
+    // ending january 2 2010
+    check(
+        FISCAL_INDEX,
+        "",
+        &[
+            "what was the value of acme corp in 2009?",
+            "what was the value of the s&p 500 index in 2010?",
+        ],
+        &[Num("97.26"), Num("78.62")],
     );
 }

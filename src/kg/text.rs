@@ -270,11 +270,18 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
     // "from $a in 2001 to $b in 2002" or "increased from $a to $b in 2002"
     for &k in &amount_idx {
         let i = numbers[k].token_index;
+        // a year past "compared" after the amount is the comparison's, not
+        // the amount's: "sales were $a compared with $b in 2008"
+        let compared_after = |p: usize| p > i && (i + 1..p).any(|j| tokens[j] == "compared");
         let nearest = years
             .iter()
             .map(|(p, y)| (p.abs_diff(i), *p, *y))
-            .filter(|(d, _, _)| *d <= 6)
+            .filter(|(d, p, _)| *d <= 6 && !compared_after(*p))
             .min_by_key(|(d, p, _)| (*d, usize::from(*p < i)));
+        let compared_year = years
+            .iter()
+            .find(|(p, _)| *p <= i + 16 && compared_after(*p))
+            .map(|(_, y)| *y);
         if let Some((_, p, y)) = nearest {
             // "... as of december 31 , 2008 , compared to approximately $a
             // ... as of december 31 , 2007": past a comparison, the amounts
@@ -288,6 +295,9 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
                 (true, Some(cy)) => Some(*cy),
                 _ => Some(y),
             };
+        } else if let Some(y) = compared_year {
+            // "$a compared with $b in 2008 (and $c in 2007)": $a is the year after
+            numbers[k].year = Some(y + 1);
         } else if distinct.len() == 1 {
             numbers[k].year = Some(distinct[0]);
         }
@@ -366,6 +376,21 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2008));
         assert_eq!(amounts[1].year, Some(2007));
+    }
+
+    #[test]
+    fn an_amount_compared_with_last_year_is_the_year_after() {
+        let n = numbers(
+            "net sales were $ 2.2 billion compared with $ 2.5 billion in 2008 and $ 2.4 billion in 2007 .",
+        );
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2009));
+        assert_eq!(amounts[1].year, Some(2008));
+        assert_eq!(amounts[2].year, Some(2007));
+        let n = numbers("sales were 220 compared with 250 in 2008 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2009));
+        assert_eq!(amounts[1].year, Some(2008));
     }
 
     #[test]

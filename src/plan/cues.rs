@@ -60,6 +60,10 @@ pub(super) struct Cues {
     pub including_word: Vec<String>,
     /// Words that make "total" an addition of several values.
     pub several: Vec<String>,
+    /// Phrases naming the year before, and the year after, the one the
+    /// conversation is about.
+    pub previous_year: Vec<String>,
+    pub next_year: Vec<String>,
     /// The word between the options of a comparison.
     pub option_connector: Vec<String>,
     /// Words between two terms of a sum.
@@ -148,6 +152,8 @@ impl Cues {
             continuation_lead: longest_first("ContinuationLead"),
             including_word: plain("IncludingWord"),
             several: plain("SeveralCue"),
+            previous_year: plain("PreviousYearPhrase"),
+            next_year: plain("NextYearPhrase"),
             option_connector: plain("OptionConnector"),
             addition_connector: plain("AdditionConnector"),
             terms_lead: plain("TermsLead"),
@@ -158,6 +164,19 @@ impl Cues {
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),
+        }
+    }
+
+    /// The year a question names relative to `year` ("the year before" is
+    /// one earlier, "the following year" one later), if it names one.
+    pub fn relative_year(&self, text: &str, year: i32) -> Option<i32> {
+        let says = |list: &[String]| list.iter().any(|p| text.contains(&format!(" {p} ")));
+        if says(&self.previous_year) {
+            Some(year - 1)
+        } else if says(&self.next_year) {
+            Some(year + 1)
+        } else {
+            None
         }
     }
 

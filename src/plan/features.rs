@@ -44,6 +44,7 @@ macro_rules! features {
 features! {
     label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
     row_cover = 0.25, "Share of the row label's words the mention covers.";
+    column_cover = 0.1, "Share of the column label's words the mention covers.";
     phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
     total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
     total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";
@@ -53,7 +54,7 @@ features! {
     cell_year_other = -1.5, "The cell's year is another year than the one asked.";
     cell_year_in_label = 0.8, "The cell has no year of its own, but its labels print the year asked.";
     cell_year_absent = -0.3, "A year is asked and the cell's labels print none.";
-    date_match = 0.3, "The question prints the column's date (\"january 3, 2009\", or its month and year): it names that column whatever its fiscal year (the year counts as matched).";
+    date_match = 0.3, "The question prints the column's date (\"january 3, 2009\", or its month and year): it names that column (the year counts as matched).";
     name_year_match = 0.5, "Years name a few rows (not the period axis) and the row names the year asked.";
     name_year_other = -1.0, "Years name a few rows and the row names another year.";
     column_position = -0.02, "No year asked: the column's position (the first column is the latest).";

@@ -43,8 +43,8 @@ pub(super) struct PageIndex {
     pub row_years_are_names: bool,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
-    /// Every year the page speaks of: in labels (as printed and as fiscal
-    /// years), cells, text numbers and sentences.
+    /// Every year the page speaks of: in labels, cells, text numbers and
+    /// sentences.
     pub page_years: HashSet<i32>,
     /// Every word the page prints, for [`super::ground::Grounder::knows`].
     pub vocabulary: HashSet<String>,
@@ -136,18 +136,17 @@ fn row_years_are_names(schema: &Schema) -> bool {
         && rows_with_years * 2 < schema.rows.len()
 }
 
-/// Every year the page speaks of: label years (as fiscal years and as
-/// printed), text numbers' years and years printed in sentences.
+/// Every year the page speaks of: label years, text numbers' years and
+/// years printed in sentences.
 fn page_years(schema: &Schema) -> HashSet<i32> {
     let mut years: HashSet<i32> = HashSet::new();
     for (label, year) in schema.rows.iter().chain(schema.columns.iter()) {
         years.extend(year.iter().copied());
         years.extend(words::years_in(label));
-        years.extend(words::printed_years(label));
     }
     years.extend(schema.facts.iter().filter_map(|f| f.year));
     for s in &schema.sentences {
-        years.extend(s.split_whitespace().flat_map(words::printed_years));
+        years.extend(s.split_whitespace().flat_map(words::years_in));
     }
     years
 }
@@ -172,9 +171,15 @@ impl PageIndex {
 
     /// Indexes a page.
     fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
-        let row_words = per_label(&schema.rows, content_words);
+        let text_words: HashSet<String> = schema
+            .sentences
+            .iter()
+            .flat_map(|s| words::tokens(s))
+            .collect();
+        let label_words = |l: &str| content_words(&words::unglue(l, &text_words));
+        let row_words = per_label(&schema.rows, label_words);
         let row_alias_words = alias_words(schema, &row_words, lexicon);
-        let column_words = per_label(&schema.columns, content_words);
+        let column_words = per_label(&schema.columns, label_words);
         let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
             .facts
             .iter()

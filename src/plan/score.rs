@@ -50,6 +50,13 @@ impl Grounder<'_> {
                 .count();
             f.set(F::row_cover, covered as f64 / row.len() as f64);
         }
+        if !col.is_empty() {
+            let covered = col
+                .iter()
+                .filter(|w| q.iter().any(|x| same_word(x, w)))
+                .count();
+            f.set(F::column_cover, covered as f64 / col.len() as f64);
+        }
         f.set(
             F::phrase,
             Self::phrase_share(a.mention, row).max(Self::phrase_share(a.mention, col)),
@@ -127,7 +134,7 @@ impl Grounder<'_> {
                     .iter()
                     .any(|(pm, pd, py)| pm == m && py == y && d.is_none_or(|d| *pd == Some(d)))
         }) {
-            // the date asked is the column's, whatever fiscal year it holds
+            // the date asked is the column's: the year counts as matched
             f.set(F::date_match, 1.0);
             if year.is_some() {
                 f.set(F::cell_year_match, 1.0);

@@ -61,6 +61,11 @@ impl RulesPlanner {
             .iter()
             .rev()
             .find_map(|h| h.variables.iter().rev().find_map(|v| v.year));
+        // "and in the year before?": a year named relative to the last one
+        if r.years.is_empty() {
+            r.years
+                .extend(last_year.and_then(|y| self.cues.relative_year(&r.text, y)));
+        }
         Turn {
             r,
             g,
