@@ -54,6 +54,15 @@ fn sparql(c: &mut Criterion) {
         assert!(rows(&kg, &q) > 0, "{name} binds nothing on the example");
         group.bench_function(name, |b| b.iter(|| rows(&kg, black_box(&q))));
     }
+    // the same cell query parsed (and guarded) on every run, beside the
+    // prepared one above: what parsing once saves
+    let (_, cell) = QUERIES[0];
+    group.bench_function("cell_by_metric_and_period_parsed_each_time", |b| {
+        b.iter(|| {
+            let q = GuardedQuery::parse(black_box(cell)).expect("passes the guard");
+            rows(&kg, &q)
+        })
+    });
     // the planner's own view of a page: several queries, read into a Schema
     group.bench_function("schema_read", |b| {
         b.iter(|| Schema::read(black_box(&kg)).expect("the schema reads"))
@@ -110,5 +119,28 @@ fn turn(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sparql, graph_build, turn);
+fn eval(c: &mut Criterion) {
+    // the public split's first 20 conversations, every turn, as `finkg eval`
+    // answers them (graph, schema, plan, bind, evaluate; no run folder)
+    let first: Vec<Conversation> = conversations("data/convfinqa_dev_public.json")
+        .into_iter()
+        .take(20)
+        .collect();
+    let mut group = c.benchmark_group("eval");
+    group.sample_size(10);
+    group.bench_function("rules_20_conversations", |b| {
+        b.iter(|| {
+            let mut planner = RulesPlanner::new().expect("patterns load");
+            for conversation in &first {
+                let mut session = Session::new(conversation).expect("builds");
+                for q in &conversation.questions {
+                    black_box(session.ask(&mut planner, q));
+                }
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sparql, graph_build, turn, eval);
 criterion_main!(benches);

@@ -25,6 +25,7 @@ use std::time::Instant;
 /// bound and the last formula it evaluated for the pipeline to reuse.
 struct Checker<'a> {
     kg: &'a KgStore,
+    schema: &'a Schema,
     state: &'a ConversationState,
     bound: RefCell<Option<(Plan, Vec<UsedValue>)>>,
     evaluated: RefCell<Option<(String, Vec<UsedValue>, Answer)>>,
@@ -33,9 +34,10 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(kg: &'a KgStore, state: &'a ConversationState) -> Self {
+    fn new(kg: &'a KgStore, schema: &'a Schema, state: &'a ConversationState) -> Self {
         Self {
             kg,
+            schema,
             state,
             bound: RefCell::new(None),
             evaluated: RefCell::new(None),
@@ -53,7 +55,7 @@ impl<'a> Checker<'a> {
 
     fn bind_now(&self, plan: &Plan) -> Result<Vec<UsedValue>, exec::ExecError> {
         self.binds.set(self.binds.get() + 1);
-        exec::bind_values(self.kg, plan, self.state)
+        exec::bind_values(self.kg, self.schema, plan, self.state)
     }
 
     /// The formula's answer: the check's for this formula and values, else evaluated now.
@@ -193,7 +195,7 @@ impl Session {
         trace: &mut TurnTrace,
     ) -> Option<TurnResult> {
         let turn = self.state.len();
-        let checker = Checker::new(&self.kg, &self.state);
+        let checker = Checker::new(&self.kg, &self.schema, &self.state);
         let ctx = TurnContext {
             question,
             turn,
@@ -406,7 +408,7 @@ mod tests {
         let kg = KgStore::build(&examples[0].conversation).unwrap();
         let schema = Schema::read(&kg).unwrap();
         let state = ConversationState::new();
-        let checker = Checker::new(&kg, &state);
+        let checker = Checker::new(&kg, &schema, &state);
         let ctx = TurnContext {
             question: "q",
             turn: 0,

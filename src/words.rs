@@ -150,12 +150,32 @@ fn stemmer() -> &'static Stemmer {
 
 /// A word's stem by the English Snowball stemmer, so that "revenues" and
 /// "revenue", "expenses" and "expense" meet. "u.s" and "u.s." are "us".
+/// Stems are remembered a thread (a page's words recur on every turn), at
+/// most [`STEM_MEMO`] of them, so memory stays flat.
 pub fn stem(word: &str) -> String {
     if matches!(word, "u.s" | "u.s." | "u. s") {
         return "us".to_string();
     }
-    stemmer().stem(word).into_owned()
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<String, String>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if let Some(stem) = memo.get(word) {
+            return stem.clone();
+        }
+        let stem = stemmer().stem(word).into_owned();
+        if memo.len() >= STEM_MEMO {
+            memo.clear();
+        }
+        memo.insert(word.to_owned(), stem.clone());
+        stem
+    })
 }
+
+/// Most stems [`stem`] remembers a thread.
+const STEM_MEMO: usize = 1 << 14;
 
 /// A label with its glued words split apart, as PDF extraction leaves them
 /// in table headers (`numberof sharespurchased` is `number of shares

@@ -585,3 +585,39 @@ fn schema_lists_header_numbers() {
     let kg = KgStore::build(&conversation()).unwrap();
     assert!(Schema::read(&kg).unwrap().header_numbers.is_empty());
 }
+
+#[test]
+fn the_schema_describes_sources_as_the_store_does() {
+    for conversation in [conversation(), header_page()] {
+        let kg = KgStore::build(&conversation).unwrap();
+        let schema = Schema::read(&kg).unwrap();
+        let page = page_iri(&conversation.id);
+        let mut iris: Vec<String> = schema
+            .cells
+            .iter()
+            .map(|c| format!("{page}/cell/{}/{}", c.row, c.column))
+            .chain(
+                schema
+                    .header_numbers
+                    .iter()
+                    .map(|h| format!("{page}/column/{}/number", h.column)),
+            )
+            .chain(
+                schema
+                    .facts
+                    .iter()
+                    .map(|f| format!("{page}/fact/{}/{}", f.sentence, f.token)),
+            )
+            .collect();
+        assert!(iris.len() > 3, "{iris:?}");
+        iris.push(format!("{page}/row/0"));
+        iris.push(format!("{page}/cell/99/0"));
+        for iri in &iris {
+            assert_eq!(
+                schema.describe_source(kg.graph(), iri),
+                describe_source(&kg, iri).unwrap(),
+                "{iri}"
+            );
+        }
+    }
+}

@@ -167,58 +167,289 @@ pub enum DatasetError {
     },
 }
 
-/// Loads every conversation of a file.
+/// Loads every conversation of a file, read as a stream: the JSON of one
+/// conversation at a time is held, never the whole file's text or tree.
 pub fn load_file(path: &Path) -> Result<Vec<Example>, DatasetError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
+    let file = std::fs::File::open(path).map_err(|source| DatasetError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    load_str(&text, &path.display().to_string())
+    let mut examples = Vec::new();
+    read_each(
+        std::io::BufReader::new(file),
+        &path.display().to_string(),
+        |example| {
+            examples.push(example);
+            Ok(())
+        },
+    )?;
+    Ok(examples)
 }
 
 /// Loads every conversation of a JSON text; `source_name` names it in errors.
 pub fn load_str(text: &str, source_name: &str) -> Result<Vec<Example>, DatasetError> {
-    let root: Value = serde_json::from_str(text).map_err(|source| DatasetError::Json {
-        source_name: source_name.to_string(),
-        line: source.line(),
-        column: source.column(),
-        source,
-    })?;
     let mut examples = Vec::new();
-    match &root {
-        Value::Array(items) => load_list(items, None, source_name, &mut examples)?,
-        Value::Object(map) if detect_layout(map).is_some() => {
-            examples.push(load_conversation(map, "conversation 0", source_name)?);
-        }
-        Value::Object(map) => {
-            for (split, items) in map {
-                let Value::Array(items) = items else {
-                    return Err(shape(
-                        source_name,
-                        format!("split `{split}`"),
-                        format!("is {}, not a list of conversations", kind(items)),
-                    ));
-                };
-                load_list(items, Some(split), source_name, &mut examples)?;
-            }
-        }
-        other => {
-            return Err(shape(
-                source_name,
-                "top level".to_string(),
-                format!(
-                    "is {}, not a conversation, a list or a map of lists",
-                    kind(other)
-                ),
-            ))
-        }
+    read_each(text.as_bytes(), source_name, |example| {
+        examples.push(example);
+        Ok(())
+    })?;
+    Ok(examples)
+}
+
+/// Reads the conversations of a JSON text from `reader` one at a time, in
+/// the file's order, and hands each to `each` as soon as it is read: memory
+/// holds one conversation's JSON, whatever the file's size. Every layout
+/// [`load_str`] reads (one conversation, a list, a map of split names to
+/// lists); an error of `each` stops the reading and is returned. Returns
+/// how many conversations were read.
+pub fn read_each<R: std::io::Read>(
+    reader: R,
+    source_name: &str,
+    each: impl FnMut(Example) -> Result<(), DatasetError>,
+) -> Result<usize, DatasetError> {
+    use serde::Deserializer as _;
+    let mut stream = Stream {
+        source_name,
+        each,
+        count: 0,
+        failure: None,
+    };
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    // as when the whole text was parsed first: malformed JSON anywhere is
+    // the error, before any conversation's shape
+    de.deserialize_any(Root(&mut stream))
+        .and_then(|()| de.end())
+        .map_err(|source| DatasetError::Json {
+            source_name: source_name.to_string(),
+            line: source.line(),
+            column: source.column(),
+            source,
+        })?;
+    if let Some(failure) = stream.failure.take() {
+        return Err(failure);
     }
-    if examples.is_empty() {
+    if stream.count == 0 {
         return Err(DatasetError::Empty {
             source_name: source_name.to_string(),
         });
     }
-    Ok(examples)
+    Ok(stream.count)
+}
+
+/// The keys of a conversation object in either layout: under any other key
+/// of the top-level object a list is a split's conversations.
+const CONVERSATION_KEYS: [&str; 13] = [
+    "id",
+    "doc",
+    "dialogue",
+    "features",
+    "annotation",
+    "pre_text",
+    "post_text",
+    "table",
+    "table_ori",
+    "filename",
+    "qa",
+    "qa_0",
+    "qa_1",
+];
+
+/// The state of [`read_each`]: where conversations go, and the first error
+/// met; after it the text is still read to its end (and nothing more is
+/// handed on), so that malformed JSON further on is reported instead.
+struct Stream<'a, F> {
+    source_name: &'a str,
+    each: F,
+    count: usize,
+    failure: Option<DatasetError>,
+}
+
+impl<F: FnMut(Example) -> Result<(), DatasetError>> Stream<'_, F> {
+    /// One conversation object (a list's item) into an [`Example`], handed on.
+    fn item(&mut self, item: Value, place: String) {
+        if self.failure.is_some() {
+            return;
+        }
+        let result = match &item {
+            Value::Object(map) => load_conversation(map, &place, self.source_name)
+                .and_then(|example| (self.each)(example)),
+            other => Err(shape(
+                self.source_name,
+                place,
+                format!("is {}, not an object", kind(other)),
+            )),
+        };
+        match result {
+            Ok(()) => self.count += 1,
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Records the first error.
+    fn fail(&mut self, e: DatasetError) {
+        self.failure.get_or_insert(e);
+    }
+
+    /// The items of a list of conversations, read one at a time.
+    fn list<'de, A: serde::de::SeqAccess<'de>>(
+        &mut self,
+        mut seq: A,
+        split: Option<&str>,
+    ) -> Result<(), A::Error> {
+        let mut index = 0;
+        while let Some(item) = seq.next_element::<Value>()? {
+            let place = match split {
+                Some(split) => format!("split `{split}`, conversation {index}"),
+                None => format!("conversation {index}"),
+            };
+            self.item(item, place);
+            index += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The top level: a list of conversations, one conversation, or a map of
+/// split names to lists.
+struct Root<'s, 'a, F>(&'s mut Stream<'a, F>);
+
+impl<'de, F: FnMut(Example) -> Result<(), DatasetError>> serde::de::Visitor<'de>
+    for Root<'_, '_, F>
+{
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a conversation, a list or a map of lists")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        self.0.list(seq, None)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        // what is not a split's list is kept: the fields of one
+        // conversation, or what a map of splits must not hold
+        let mut kept = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Field {
+                stream: &mut *self.0,
+                key: &key,
+            })?;
+            if let Some(value) = value {
+                kept.insert(key, value);
+            }
+        }
+        if detect_layout(&kept).is_some() {
+            self.0
+                .item(Value::Object(kept), "conversation 0".to_string());
+            return Ok(());
+        }
+        if let Some((split, value)) = kept.iter().next() {
+            let e = shape(
+                self.0.source_name,
+                format!("split `{split}`"),
+                format!("is {}, not a list of conversations", kind(value)),
+            );
+            self.0.fail(e);
+        }
+        Ok(())
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.top_level(&Value::Bool(false))
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.top_level(&Value::from(0))
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.top_level(&Value::from(0))
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.top_level(&Value::from(0))
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        self.top_level(&Value::String(String::new()))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.top_level(&Value::Null)
+    }
+}
+
+impl<F: FnMut(Example) -> Result<(), DatasetError>> Root<'_, '_, F> {
+    fn top_level<E: serde::de::Error>(self, value: &Value) -> Result<(), E> {
+        let e = shape(
+            self.0.source_name,
+            "top level".to_string(),
+            format!(
+                "is {}, not a conversation, a list or a map of lists",
+                kind(value)
+            ),
+        );
+        self.0.fail(e);
+        Ok(())
+    }
+}
+
+/// A value of the top-level map: a split's list is read as it streams
+/// (`None`); anything else is kept whole.
+struct Field<'s, 'a, F> {
+    stream: &'s mut Stream<'a, F>,
+    key: &'s str,
+}
+
+impl<'de, F: FnMut(Example) -> Result<(), DatasetError>> serde::de::DeserializeSeed<'de>
+    for Field<'_, '_, F>
+{
+    type Value = Option<Value>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
+        if CONVERSATION_KEYS.contains(&self.key) {
+            return <Value as serde::Deserialize>::deserialize(d).map(Some);
+        }
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, F: FnMut(Example) -> Result<(), DatasetError>> serde::de::Visitor<'de>
+    for Field<'_, '_, F>
+{
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of conversations or a conversation's field")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Option<Value>, A::Error> {
+        self.stream.list(seq, Some(self.key))?;
+        Ok(None)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Option<Value>, A::Error> {
+        <Value as serde::Deserialize>::deserialize(serde::de::value::MapAccessDeserializer::new(
+            map,
+        ))
+        .map(Some)
+    }
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Option<Value>, E> {
+        Ok(Some(Value::Bool(v)))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Option<Value>, E> {
+        Ok(Some(Value::from(v)))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Option<Value>, E> {
+        Ok(Some(Value::from(v)))
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Option<Value>, E> {
+        Ok(Some(Value::from(v)))
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Option<Value>, E> {
+        Ok(Some(Value::String(v.to_owned())))
+    }
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Option<Value>, E> {
+        Ok(Some(Value::String(v)))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Option<Value>, E> {
+        Ok(Some(Value::Null))
+    }
 }
 
 /// Which layout a conversation object is written in, if any.
@@ -230,29 +461,6 @@ pub fn detect_layout(object: &Map<String, Value>) -> Option<Layout> {
     } else {
         None
     }
-}
-
-fn load_list(
-    items: &[Value],
-    split: Option<&str>,
-    source_name: &str,
-    out: &mut Vec<Example>,
-) -> Result<(), DatasetError> {
-    for (index, item) in items.iter().enumerate() {
-        let place = match split {
-            Some(split) => format!("split `{split}`, conversation {index}"),
-            None => format!("conversation {index}"),
-        };
-        let Value::Object(map) = item else {
-            return Err(shape(
-                source_name,
-                place,
-                format!("is {}, not an object", kind(item)),
-            ));
-        };
-        out.push(load_conversation(map, &place, source_name)?);
-    }
-    Ok(())
 }
 
 /// Where-and-what context for errors inside one conversation.

@@ -8,7 +8,7 @@
 pub mod formula;
 
 use crate::kg::{
-    describe_source, GuardError, GuardedQuery, KgError, KgStore, QueryForm, QueryOutput,
+    describe_source, GuardError, GuardedQuery, KgError, KgStore, QueryForm, QueryOutput, Schema,
 };
 use crate::turn::{Answer, ConversationState, UsedValue};
 use crate::turn::{Plan, ValueSpec};
@@ -91,20 +91,23 @@ pub enum ExecError {
     },
 }
 
-/// Binds every value of a plan, in order.
+/// Binds every value of a plan, in order; `schema` (the page's, read from
+/// `kg`) describes each value's source.
 pub fn bind_values(
     kg: &KgStore,
+    schema: &Schema,
     plan: &Plan,
     state: &ConversationState,
 ) -> Result<Vec<UsedValue>, ExecError> {
     plan.values
         .iter()
-        .map(|(name, spec)| bind_value(kg, name.as_str(), spec, state))
+        .map(|(name, spec)| bind_value(kg, schema, name.as_str(), spec, state))
         .collect()
 }
 
 fn bind_value(
     kg: &KgStore,
+    schema: &Schema,
     name: &str,
     spec: &ValueSpec,
     state: &ConversationState,
@@ -196,7 +199,9 @@ fn bind_value(
                     _ => None,
                 });
             let info = match &source_iri {
-                Some(iri) => describe_source(kg, iri).ok().flatten(),
+                Some(iri) => schema
+                    .describe_source(kg.graph(), iri)
+                    .or_else(|| describe_source(kg, iri).ok().flatten()),
                 None => None,
             };
             Ok(UsedValue {

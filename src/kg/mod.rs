@@ -8,6 +8,7 @@ pub mod abox;
 pub mod guard;
 pub mod header;
 pub mod queries;
+mod reach;
 pub mod schema;
 pub mod store;
 pub mod text;

@@ -8,9 +8,11 @@ use super::store::{KgError, KgStore, QueryOutput};
 use crate::ontology;
 use crate::turn::Scale;
 use crate::vocab;
-use oxigraph::model::Term;
+use oxigraph::model::{NamedNode, Term};
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// A table cell with a numeric value.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -140,6 +142,23 @@ fn rows(kg: &KgStore, body: &str) -> Result<Vec<Vec<Option<Term>>>, KgError> {
     }
 }
 
+/// Every concept's labels (`skos:prefLabel`, `skos:altLabel`) in the TBox,
+/// by concept IRI, read once.
+fn concept_labels() -> Result<&'static HashMap<String, Vec<String>>, KgError> {
+    static LABELS: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
+    if let Some(labels) = LABELS.get() {
+        return Ok(labels);
+    }
+    let mut labels: HashMap<String, Vec<String>> = HashMap::new();
+    for r in rows(
+        KgStore::tbox()?,
+        "SELECT ?c ?label WHERE { GRAPH ?t { ?c skos:prefLabel|skos:altLabel ?label } }",
+    )? {
+        labels.entry(text(&r[0])).or_default().push(text(&r[1]));
+    }
+    Ok(LABELS.get_or_init(|| labels))
+}
+
 impl Schema {
     /// Reads the page's rows, columns, cells, header numbers and text facts
     /// from the store.
@@ -159,16 +178,21 @@ impl Schema {
             schema.rows.push((text(&r[0]), number(&r[1])));
         }
         schema.row_concept_labels = vec![Vec::new(); schema.rows.len()];
+        // the page names each row's concept; the TBox, read once, its labels
+        let labels = concept_labels()?;
         for r in rows(
             kg,
-            &format!(
-                "SELECT ?i ?label WHERE {{ GRAPH {g} {{ ?r a fk:TableRow ; fk:index ?i ; fk:concept ?c }}
-                   GRAPH ?t {{ ?c skos:prefLabel|skos:altLabel ?label }} }} ORDER BY ?i ?label"
-            ),
+            &format!("SELECT ?i ?c WHERE {{ GRAPH {g} {{ ?r a fk:TableRow ; fk:index ?i ; fk:concept ?c }} }}"),
         )? {
-            if let Some(labels) = number::<usize>(&r[0]).and_then(|i| schema.row_concept_labels.get_mut(i)) {
-                labels.push(text(&r[1]));
+            if let (Some(row), Some(names)) = (
+                number::<usize>(&r[0]).and_then(|i| schema.row_concept_labels.get_mut(i)),
+                labels.get(&text(&r[1])),
+            ) {
+                row.extend(names.iter().cloned());
             }
+        }
+        for row in &mut schema.row_concept_labels {
+            row.sort();
         }
         for r in rows(
             kg,
@@ -286,6 +310,69 @@ pub fn label_scale(label: &str) -> Option<Scale> {
 /// The scale a fact's scale word names (none for an empty word).
 fn scale_named(word: &str) -> Option<Scale> {
     ontology::tbox().ok()?.scale(word)
+}
+
+impl Schema {
+    /// Describes a cell, header number or text fact of the page in `graph`
+    /// by its IRI (the scheme of [`super::page_iri`]) from what the schema
+    /// holds, in the words [`describe_source`] reads from the store; `None`
+    /// when the schema holds no such node.
+    pub fn describe_source(&self, graph: &NamedNode, iri: &str) -> Option<SourceInfo> {
+        let page = graph.as_str().strip_suffix("/graph")?;
+        let mut path = iri.strip_prefix(page)?.strip_prefix('/')?.split('/');
+        let kind = path.next()?;
+        let a: usize = path.next()?.parse().ok()?;
+        let b = path.next();
+        if path.next().is_some() {
+            return None;
+        }
+        match (kind, b) {
+            ("cell", Some(b)) => {
+                let column: usize = b.parse().ok()?;
+                let i = self
+                    .cells
+                    .binary_search_by(|c| (c.row, c.column).cmp(&(a, column)))
+                    .ok()?;
+                let c = &self.cells[i];
+                Some(SourceInfo {
+                    text: format!(
+                        "cell row `{}`, column `{}`: `{}`",
+                        c.row_label, c.column_label, c.raw
+                    ),
+                    metric: Some(c.row_label.clone()),
+                    year: c.column_year.or(c.row_year),
+                    scale: label_scale(&c.column_label).or_else(|| label_scale(&c.row_label)),
+                })
+            }
+            ("column", Some("number")) => {
+                let h = self.header_numbers.iter().find(|h| h.column == a)?;
+                Some(SourceInfo {
+                    text: format!("column header `{}`: `{}`", h.column_label, h.raw),
+                    metric: (!h.words.is_empty()).then(|| h.words.clone()),
+                    year: h.year,
+                    scale: label_scale(&h.column_label),
+                })
+            }
+            ("fact", Some(b)) => {
+                let token: usize = b.parse().ok()?;
+                let i = self
+                    .facts
+                    .binary_search_by(|f| (f.sentence, f.token).cmp(&(a, token)))
+                    .ok()?;
+                let f = &self.facts[i];
+                Some(SourceInfo {
+                    text: format!(
+                        "sentence {}: \"{}\" (number `{}`)",
+                        f.sentence, f.sentence_text, f.raw
+                    ),
+                    metric: Some(f.context.clone()),
+                    year: f.year,
+                    scale: f.scale.clone(),
+                })
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Describes a cell, header number or text fact node of the page by its IRI.

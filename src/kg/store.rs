@@ -18,6 +18,7 @@ use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use std::collections::HashSet;
 use std::io::Write;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// Most rows a query may return before it is refused.
@@ -99,10 +100,20 @@ pub enum ExportFormat {
     NQuads,
 }
 
-/// One conversation's knowledge graph: the TBox and the page's ABox in an
-/// in-memory store.
+/// One conversation's knowledge graph: the TBox and the page's ABox.
+///
+/// Queries answer as over one in-memory store holding both, but the TBox is
+/// not copied into every page: a query that cannot reach the TBox
+/// ([`super::reach`]: every planner query and the `Schema`'s) runs on a
+/// store of the page's ABox alone; any other on a store of the TBox and the
+/// ABox, built the first time one comes.
 pub struct KgStore {
+    /// The page's ABox, or for [`KgStore::tbox`] the TBox.
     store: Store,
+    /// The TBox and the ABox together, built on first need.
+    full: OnceLock<Store>,
+    /// `store` already holds the TBox.
+    with_tbox: bool,
     graph: NamedNode,
     stats: GraphStats,
 }
@@ -110,15 +121,64 @@ pub struct KgStore {
 impl KgStore {
     /// Builds the graph of a conversation's page, with the TBox beside it.
     pub fn build(conversation: &Conversation) -> Result<Self, KgError> {
-        let tbox = ontology::tbox()?;
+        ontology::tbox()?;
         let (graph, quads, stats) = build_abox(&conversation.id, &conversation.document);
         let store = Store::new()?;
-        store.extend(tbox.quads().iter().cloned().chain(quads))?;
+        store.extend(quads)?;
         Ok(Self {
             store,
+            full: OnceLock::new(),
+            with_tbox: false,
             graph,
             stats,
         })
+    }
+
+    /// The TBox alone, loaded once: its graph is the TBox graph.
+    pub fn tbox() -> Result<&'static KgStore, KgError> {
+        static TBOX: OnceLock<Result<KgStore, String>> = OnceLock::new();
+        let tbox = ontology::tbox()?;
+        TBOX.get_or_init(|| {
+            let store = Store::new().map_err(|e| e.to_string())?;
+            store
+                .extend(tbox.quads().iter().cloned())
+                .map_err(|e| e.to_string())?;
+            Ok(KgStore {
+                store,
+                full: OnceLock::new(),
+                with_tbox: true,
+                graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
+                stats: GraphStats::default(),
+            })
+        })
+        .as_ref()
+        .map_err(|e| KgError::Storage(oxigraph::store::StorageError::Other(e.clone().into())))
+    }
+
+    /// The store holding the TBox and the page: the page's quads read back
+    /// (the store returns them newest first) and inserted after the TBox's,
+    /// in the order `build` inserted them.
+    fn full(&self) -> Result<&Store, KgError> {
+        if self.with_tbox {
+            return Ok(&self.store);
+        }
+        if let Some(full) = self.full.get() {
+            return Ok(full);
+        }
+        let mut page = self.store.iter().collect::<Result<Vec<_>, _>>()?;
+        page.reverse();
+        let full = Store::new()?;
+        full.extend(ontology::tbox()?.quads().iter().cloned().chain(page))?;
+        Ok(self.full.get_or_init(|| full))
+    }
+
+    /// The store a query runs on: the page alone when it cannot reach the TBox.
+    fn store_for(&self, query: &GuardedQuery) -> Result<&Store, KgError> {
+        if self.with_tbox || !super::reach::reaches_tbox(query.query(), ontology::tbox()?) {
+            Ok(&self.store)
+        } else {
+            self.full()
+        }
     }
 
     /// The named graph holding the page's ABox.
@@ -151,7 +211,7 @@ impl KgStore {
         let results = SparqlEvaluator::new()
             .with_cancellation_token(watch.token())
             .for_query(query.query().clone())
-            .on_store(&self.store)
+            .on_store(self.store_for(query)?)
             .execute()
             .map_err(|e| stopped(&watch, e))?;
         match results {
@@ -188,8 +248,9 @@ impl KgStore {
     pub fn export(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
         let mut out = Exporter::new(format, writer)?;
         let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
+        let store = self.full()?;
         for graph in [&tbox, &self.graph] {
-            for quad in self.store.quads_for_pattern(
+            for quad in store.quads_for_pattern(
                 None,
                 None,
                 None,

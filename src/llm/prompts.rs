@@ -705,7 +705,7 @@ mod tests {
                 },
             );
             crate::llm::reply::with_prefixes(&mut plan);
-            let values = crate::exec::bind_values(&kg, &plan, &state)
+            let values = crate::exec::bind_values(&kg, &schema, &plan, &state)
                 .unwrap_or_else(|e| panic!("{}: {e}", q.sparql));
             assert_eq!(values.len(), 1);
         }
