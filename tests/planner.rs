@@ -1028,3 +1028,19 @@ fn a_year_asked_names_the_column_that_prints_it() {
         &[Num("97.26"), Num("78.62")],
     );
 }
+
+#[test]
+fn change_since_a_year_ends_in_the_year_the_conversation_is_about() {
+    // "since 2007" starts the change; it ends in 2009, the year asked
+    // before, not in 2007 (which would make 2006, absent here, the start)
+    check(
+        SALES,
+        "",
+        &[
+            "what were net sales in 2009?",
+            "and what was the change in net sales since 2007?",
+            "and from 2008 to that year?",
+        ],
+        &[Num("1500"), Num("500"), Num("300")],
+    );
+}

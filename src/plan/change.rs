@@ -108,6 +108,19 @@ impl RulesPlanner {
             let new = g.ground(metric, Some(y))?;
             return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
         }
+        // "the change since 2006": the year printed is the start, the end
+        // is the year the conversation is about (else the page's last)
+        if self.cues.starts_period(&t.r.text, y) {
+            let end = t
+                .last_year
+                .filter(|&l| l > y)
+                .or_else(|| g.years().last().copied().filter(|&l| l > y));
+            if let Some(end) = end {
+                let new = g.ground(metric, Some(end))?;
+                let old = g.ground(metric, Some(y))?;
+                return Ok(Pair(new, old));
+            }
+        }
         // "the increase in 2010 on positions assumed in acquisitions": a
         // roll-forward's flow row is the year's change
         if t.r.op == Operation::Change {

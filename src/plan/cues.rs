@@ -84,6 +84,8 @@ pub(super) struct Cues {
     pub number_words: Vec<(String, Decimal)>,
     /// Words after which a number word is an operand.
     pub number_word_lead: Vec<String>,
+    /// Words that make the one year of a change its start ("since 2006").
+    pub period_start_lead: Vec<String>,
 }
 
 /// The marker a mention carries for a beginning or end cue ("at the
@@ -164,6 +166,7 @@ impl Cues {
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),
+            period_start_lead: plain("PeriodStartLead"),
         }
     }
 
@@ -178,6 +181,15 @@ impl Cues {
         } else {
             None
         }
+    }
+
+    /// Whether `year` is printed as the start of a period: one of the
+    /// period-start words ("since", "from") stands just before it.
+    pub fn starts_period(&self, text: &str, year: i32) -> bool {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        let y = year.to_string();
+        toks.windows(2)
+            .any(|w| w[1] == y && self.period_start_lead.iter().any(|l| l == w[0]))
     }
 
     /// The content words of a mention's text, with a marker for a beginning

@@ -96,7 +96,10 @@ impl RulesPlanner {
             _ => None,
         });
         if let Some(op) = repeated {
+            // "and from 2008 to that year?": a start year is a new period too
+            let starts = r.years.len() == 1 && self.cues.starts_period(&r.text, r.years[0]);
             if r.years.len() >= 2
+                || starts
                 || (r.years.is_empty() && !self.cues.specific(&r.metric).is_empty())
             {
                 r.op = op;
