@@ -1044,3 +1044,17 @@ fn change_since_a_year_ends_in_the_year_the_conversation_is_about() {
         &[Num("1500"), Num("500"), Num("300")],
     );
 }
+
+#[test]
+fn a_number_added_to_the_last_result() {
+    check(
+        SALES,
+        "",
+        &[
+            "how many stores were there in 2009?",
+            "what is that plus 9?",
+            "what is that value plus 10?",
+        ],
+        &[Num("56"), Num("65"), Num("75")],
+    );
+}

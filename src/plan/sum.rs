@@ -3,8 +3,8 @@
 //! B", or the values asked since an earlier sum or last.
 
 use super::cues::{contains_any, split_at_first};
-use super::history::{count_terms, last_sum, values_since};
-use super::operand::{reference_operand, Operand};
+use super::history::{count_terms, last_result, last_sum, values_since};
+use super::operand::{constant_operand, reference_operand, Operand};
 use super::operation::Operation;
 use super::read::first_year;
 use super::rules::RulesPlanner;
@@ -26,6 +26,15 @@ impl RulesPlanner {
         let r = &t.r;
         let mut years = r.years.clone();
         years.dedup();
+        // "what is that plus 9?": the last result and the number printed
+        if let Some(c) = r.constants.last().copied() {
+            if r.op == Operation::Sum && (r.refers || t.own_metric.is_empty()) {
+                return Ok(SumTerms::Values(vec![
+                    last_result(&t.history)?,
+                    constant_operand(c),
+                ]));
+            }
+        }
         // "including 2008, what then becomes that total?" / "including the transmission revenue"
         if contains_any(&r.text, &self.cues.including_word)
             || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
