@@ -1058,3 +1058,13 @@ fn a_number_added_to_the_last_result() {
         &[Num("56"), Num("65"), Num("75")],
     );
 }
+
+#[test]
+fn a_report_date_beside_a_joined_pair_of_years_is_no_end_of_the_change() {
+    check(
+        SALES,
+        "",
+        &["as of 12/31/09, what was the change in net sales between 2007 and 2008?"],
+        &[Num("200")],
+    );
+}

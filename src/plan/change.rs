@@ -63,7 +63,13 @@ impl RulesPlanner {
     /// A change between the first and last year the question prints.
     fn change_between_years(&self, t: &Turn<'_>, years: &[i32]) -> Result<ChangeInputs, PlanError> {
         let (r, g) = (&t.r, &t.g);
-        let (a, b) = (years[0], years[years.len() - 1]);
+        // "as of 12/31/05 between 2008 and 2009": the joined pair is the
+        // period, the other year a date of the report
+        let (a, b) = self
+            .cues
+            .joined_years(&r.text)
+            .filter(|_| years.len() > 2)
+            .unwrap_or((years[0], years[years.len() - 1]));
         let (late, early) = if a >= b { (a, b) } else { (b, a) };
         if t.own_metric.is_empty() {
             // "and from 2013 to 2014, what was that increase" — reuse values of earlier turns when they match
