@@ -252,6 +252,16 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             .iter()
             .filter(|r| r.len() == ys.len() && r.iter().all(|k| !listed[*k]))
             .min_by_key(|r| numbers[r[0]].token_index.abs_diff(at));
+        // "48.3 percent in 2002 from 47.4 percent in year ended december
+        // 31 , 2003 2001": an amount with a year of its own just after it
+        // is no member of a list, unless the sentence says "respectively"
+        let own_year = |k: &usize| {
+            let i = numbers[*k].token_index;
+            years
+                .iter()
+                .any(|(p, _)| *p > i && *p <= i + 3 && !year_run.iter().any(|(q, _)| q == p))
+        };
+        let amounts = amounts.filter(|r| respectively || !r.iter().any(own_year));
         if let Some(amounts) = amounts {
             // every amount of the list shares the words around the whole list
             let first = numbers[amounts[0]].token_index;
@@ -403,6 +413,13 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2001));
         assert_eq!(amounts[1].year, Some(2002));
+    }
+
+    #[test]
+    fn an_amount_with_its_own_year_is_no_member_of_a_list() {
+        let n = numbers("margin increased to 48.3 percent in 2002 from 47.4 percent in year ended december 31 , 2003 2001 , due to prices .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2002));
     }
 
     #[test]
