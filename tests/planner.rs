@@ -1068,3 +1068,33 @@ fn a_report_date_beside_a_joined_pair_of_years_is_no_end_of_the_change() {
         &[Num("200")],
     );
 }
+
+#[test]
+fn a_header_number_is_the_lost_first_row_of_a_sequence() {
+    // the first row ("2003", 1150786) was lost into the header; the rows
+    // that remain count up from 2004, so the header's number is 2003's
+    let maturities: TableRows = &[
+        &["", "$ 1150786"],
+        &["2004", "925005"],
+        &["2005", "540372"],
+        &["2006", "139952"],
+    ];
+    check(
+        maturities,
+        "annual debt maturities are as follows :",
+        &["what were the debt maturities in 2003?", "and in 2005?"],
+        &[Num("1150786"), Num("540372")],
+    );
+    let quarters: TableRows = &[
+        &["", "high $ 17.84", "low $ 15.00"],
+        &["second quarter", "18.50", "16.25"],
+        &["third quarter", "19.75", "17.00"],
+        &["fourth quarter", "21.00", "18.10"],
+    ];
+    check(
+        quarters,
+        "",
+        &["what was the high price in the first quarter?"],
+        &[Num("17.84")],
+    );
+}

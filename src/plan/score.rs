@@ -177,7 +177,20 @@ impl Grounder<'_> {
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
-        match (a.year, h.year) {
+        // a header number is the lost first row's: its period is that row's
+        if let Some(q) = self.asked_quarter {
+            match h
+                .year
+                .is_none()
+                .then_some(self.page.lost_row_quarter)
+                .flatten()
+            {
+                Some(l) if l == q => f.set(F::quarter_match, 1.0),
+                Some(_) => f.set(F::quarter_other, 1.0),
+                None => {}
+            }
+        }
+        match (a.year, h.year.or(self.page.lost_row_year)) {
             (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
             (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
             (Some(_), None) => f.set(F::cell_year_absent, 1.0),
