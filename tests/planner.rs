@@ -543,6 +543,34 @@ fn that_in_thousands_restates_a_text_amount_in_millions() {
     );
 }
 
+#[test]
+fn a_result_in_billions_restated_in_millions_uses_its_own_scale() {
+    // the sentence prints "million" too; the result's scale is the
+    // billion of the number bound
+    check(
+        SALES,
+        "commitments were $ 1.1 billion ( $ 288 million in 2010 ) .",
+        &[
+            "what were the commitments, in billions?",
+            "what about in millions?",
+        ],
+        &[Num("1.1"), Num("1100")],
+    );
+}
+
+#[test]
+fn what_about_in_percentage_restates_the_last_ratio() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was the ratio of operating income to net sales in 2009?",
+            "what about in percentage?",
+        ],
+        &[Num("0.2"), Num("20")],
+    );
+}
+
 // ------------------------------------------------------ shares of a total
 
 /// Regions as rows with a total row; a total column too.

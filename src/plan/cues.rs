@@ -88,6 +88,8 @@ pub(super) struct Cues {
     pub period_start_lead: Vec<String>,
     /// Words between the two years of a period ("2008 and 2009").
     pub period_joiner: Vec<String>,
+    /// Phrases that ask for the last ratio as a percentage.
+    pub percent_restatement: Vec<String>,
 }
 
 /// The marker a mention carries for a beginning or end cue ("at the
@@ -170,6 +172,7 @@ impl Cues {
             number_word_lead: plain("NumberWordLead"),
             period_start_lead: plain("PeriodStartLead"),
             period_joiner: plain("PeriodJoiner"),
+            percent_restatement: longest_first("PercentRestatement"),
         }
     }
 
