@@ -1126,3 +1126,24 @@ fn a_header_number_is_the_lost_first_row_of_a_sequence() {
         &[Num("17.84")],
     );
 }
+
+#[test]
+fn this_total_names_the_result_whose_question_said_total() {
+    // no sum was computed: "this total" is the look-up asked as a total,
+    // not the page's total row
+    let sales: TableRows = &[
+        &["", "2009", "2008"],
+        &["product sales", "1000", "900"],
+        &["service sales", "500", "300"],
+        &["total sales", "1500", "1200"],
+    ];
+    check(
+        sales,
+        "",
+        &[
+            "what was the total of product sales in 2009?",
+            "and how much do the service sales of 2009 represent in relation to this total?",
+        ],
+        &[Num("1000"), Num("0.5")],
+    );
+}
