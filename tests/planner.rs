@@ -1147,3 +1147,17 @@ fn this_total_names_the_result_whose_question_said_total() {
         &[Num("1000"), Num("0.5")],
     );
 }
+
+#[test]
+fn one_amount_for_a_list_of_years_is_about_the_year_asked() {
+    check(
+        SALES,
+        "annual cash dividends paid on common stock were 40 cents per share in 2009 , 2008 and 2007 . \
+         total dividends paid were $ 40.6 million in 2009 , $ 41 million in 2008 and $ 42.5 million in 2007 .",
+        &[
+            "what was the cash dividend paid per common stock share in 2008?",
+            "and what were the total dividends paid in that year?",
+        ],
+        &[Num("40"), Num("41")],
+    );
+}

@@ -273,6 +273,9 @@ fn add_sentence(
         if let Some(y) = n.year {
             b.add(&fact, &fk("year"), year(y));
         }
+        for y in &n.also_years {
+            b.add(&fact, &fk("alsoYear"), year(*y));
+        }
         for y in &n.nearby_years {
             b.add(&fact, &fk("nearbyYear"), year(*y));
         }

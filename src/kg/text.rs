@@ -42,6 +42,9 @@ pub struct TextNumber {
     pub is_year_mention: bool,
     /// The year it is about, when the sentence says so clearly.
     pub year: Option<i32>,
+    /// The other years it is about, when one amount stands for a list of
+    /// years ("40 cents per share in 2007 , 2006 and 2005").
+    pub also_years: Vec<i32>,
     /// Every year printed in the sentence.
     pub nearby_years: Vec<i32>,
     /// The words before and after it.
@@ -212,6 +215,7 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             scale,
             is_year_mention: is_year || is_day,
             year: None,
+            also_years: Vec::new(),
             nearby_years: nearby_years.clone(),
             context: tokens[from..to].join(" "),
         });
@@ -277,8 +281,28 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
     if listed.iter().any(|l| *l) {
         return;
     }
+    // "40 cents per share in 2007 , 2006 and 2005": one amount, then a list
+    // of years and no other amount before the list ends
+    for year_run in &year_runs {
+        let (start, end) = (year_run[0].0, year_run[year_run.len() - 1].0);
+        let mut ys: Vec<i32> = year_run.iter().map(|(_, y)| *y).collect();
+        ys.dedup();
+        let before: Vec<usize> = amount_idx
+            .iter()
+            .copied()
+            .filter(|k| numbers[*k].token_index < start && numbers[*k].token_index + 6 >= start)
+            .collect();
+        let inside = amount_idx
+            .iter()
+            .any(|k| (start..=end).contains(&numbers[*k].token_index));
+        if let ([k], false, true) = (before.as_slice(), inside, ys.len() >= 2) {
+            numbers[*k].year = Some(ys[0]);
+            numbers[*k].also_years = ys[1..].to_vec();
+            listed[*k] = true;
+        }
+    }
     // "from $a in 2001 to $b in 2002" or "increased from $a to $b in 2002"
-    for &k in &amount_idx {
+    for &k in amount_idx.iter().filter(|k| !listed[**k]) {
         let i = numbers[k].token_index;
         // a year past "compared" after the amount is the comparison's, not
         // the amount's: "sales were $a compared with $b in 2008"
@@ -420,6 +444,14 @@ mod tests {
         let n = numbers("margin increased to 48.3 percent in 2002 from 47.4 percent in year ended december 31 , 2003 2001 , due to prices .");
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2002));
+    }
+
+    #[test]
+    fn one_amount_before_a_list_of_years_is_about_each() {
+        let n = numbers("annual cash dividends paid on common stock were 40 cents per share in 2007 , 2006 and 2005 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2007));
+        assert_eq!(amounts[0].also_years, vec![2006, 2005]);
     }
 
     #[test]

@@ -356,7 +356,7 @@ impl<'a> Grounder<'a> {
         }
         match ranked.first() {
             Some((s, t, _)) if *s > self.weights.floor => {
-                Ok(self.grounded(*t, mention_text, &ranked))
+                Ok(self.grounded(*t, year, mention_text, &ranked))
             }
             Some((s, t, _)) => Err(PlanError::NotGrounded {
                 mention: format!(
@@ -432,13 +432,26 @@ impl<'a> Grounder<'a> {
     fn grounded(
         &self,
         t: Target,
+        year: Option<i32>,
         mention_text: String,
         ranked: &[(f64, Target, FeatureVector)],
     ) -> Operand {
         let mut o = match t {
             Target::Cell(k) => cell_operand(&self.schema.cells[k]),
-            Target::Fact(k) => fact_operand(&self.schema.facts[k]),
-            Target::Header(k) => header_operand(&self.schema.header_numbers[k]),
+            Target::Fact(k) => {
+                let fact = &self.schema.facts[k];
+                let mut o = fact_operand(fact);
+                // one amount for several years: it is about the year asked
+                if year.is_some_and(|y| fact.also_years.contains(&y)) {
+                    o.year = year;
+                }
+                o
+            }
+            Target::Header(k) => {
+                let mut o = header_operand(&self.schema.header_numbers[k]);
+                o.year = o.year.or(self.page.lost_row_year);
+                o
+            }
         };
         o.grounding = Some(GroundingNote {
             mention: mention_text,

@@ -27,9 +27,11 @@ pub(super) struct PageIndex {
     pub row_alias_words: Vec<Vec<String>>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
-    /// Which rows and columns are totals.
+    /// Which rows and columns are totals (print the total word).
     pub row_is_total: Vec<bool>,
     pub column_is_total: Vec<bool>,
+    /// Which text numbers' contexts call them a total.
+    pub fact_is_total: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
     pub column_boundary: Vec<Option<Boundary>>,
@@ -232,6 +234,7 @@ impl PageIndex {
             row_years_are_names: row_years_are_names(schema),
             row_is_total: per_label(&schema.rows, is_total),
             column_is_total: per_label(&schema.columns, is_total),
+            fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             row_boundary: per_label(&schema.rows, |l| label_boundary(l, cues)),
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
             row_quarter,

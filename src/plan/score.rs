@@ -216,6 +216,10 @@ impl Grounder<'_> {
                 f.set(F::scale_agrees, 1.0);
             }
         }
+        // "what were total dividends paid?": a number its context calls a total
+        if self.asks_total && self.page.fact_is_total[k] {
+            f.set(F::total_asked, 1.0);
+        }
         if self.earlier.contains(&fact.context) {
             f.set(F::earlier_row, 1.0);
         }
@@ -227,7 +231,9 @@ impl Grounder<'_> {
     /// A text number's year (or its sentence's) against the year asked.
     fn fact_year_features(f: &mut FeatureVector, fact: &FactEntry, year: Option<i32>) {
         match (year, fact.year) {
-            (Some(y), Some(fy)) if y == fy => f.set(F::fact_year_match, 1.0),
+            (Some(y), Some(fy)) if y == fy || fact.also_years.contains(&y) => {
+                f.set(F::fact_year_match, 1.0)
+            }
             (Some(_), Some(_)) => f.set(F::fact_year_other, 1.0),
             (Some(y), None) => {
                 if fact.sentence_text.contains(&y.to_string()) {
