@@ -1161,3 +1161,21 @@ fn one_amount_for_a_list_of_years_is_about_the_year_asked() {
         &[Num("40"), Num("41")],
     );
 }
+
+#[test]
+fn a_share_whose_whole_names_a_row_of_a_table_without_totals() {
+    // "does" separates the whole from the part; the whole is the row it
+    // names, not the sum of the column
+    check(
+        SALES,
+        TEXT,
+        &["what percentage of net sales does the operating income represent in 2009?"],
+        &[Num("0.2")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["what portion of the net sales in 2009 is the operating income?"],
+        &[Num("0.2")],
+    );
+}

@@ -170,6 +170,15 @@ impl<'a> Grounder<'a> {
         if any_total || cells.len() < 3 || cells.iter().any(|c| c.percent) {
             return None;
         }
+        // "what portion of the net sales is the operating income": the
+        // whole names a row of its own, not the column's sum
+        let names_row = |r: usize| {
+            let label = &self.page.row_words[r];
+            !label.is_empty() && label.iter().all(|l| whole.iter().any(|w| same_word(l, w)))
+        };
+        if cells.iter().any(|c| c.row != row && names_row(c.row)) {
+            return None;
+        }
         Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
     }
 
