@@ -1179,3 +1179,18 @@ fn a_share_whose_whole_names_a_row_of_a_table_without_totals() {
         &[Num("0.2")],
     );
 }
+
+#[test]
+fn a_sum_that_counts_its_years_adds_that_many_values() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what were net sales in 2009?",
+            "and 2008?",
+            "and 2007?",
+            "what is the sum of the three years?",
+        ],
+        &[Num("1500"), Num("1200"), Num("1000"), Num("3700")],
+    );
+}
