@@ -1194,3 +1194,26 @@ fn a_sum_that_counts_its_years_adds_that_many_values() {
         &[Num("1500"), Num("1200"), Num("1000"), Num("3700")],
     );
 }
+
+#[test]
+fn a_change_the_text_states_answers_a_change_and_not_a_level() {
+    let text = "interest expense decreased $ 13 million , or 23% , to $ 44 million in 2009 .";
+    check(
+        SALES,
+        text,
+        &["what was the interest expense in 2009?"],
+        &[Num("44")],
+    );
+    check(
+        SALES,
+        text,
+        &["how much did interest expense decrease in 2009?"],
+        &[Num("13")],
+    );
+    check(
+        SALES,
+        text,
+        &["what was the decrease in interest expense from 2008 to 2009?"],
+        &[Num("13")],
+    );
+}

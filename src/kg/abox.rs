@@ -273,6 +273,9 @@ fn add_sentence(
         if let Some(y) = n.year {
             b.add(&fact, &fk("year"), year(y));
         }
+        if n.is_change {
+            b.add(&fact, &fk("isChange"), Literal::from(true));
+        }
         for y in &n.also_years {
             b.add(&fact, &fk("alsoYear"), year(*y));
         }

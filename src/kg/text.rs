@@ -42,6 +42,9 @@ pub struct TextNumber {
     pub is_year_mention: bool,
     /// The year it is about, when the sentence says so clearly.
     pub year: Option<i32>,
+    /// It follows a change verb ("decreased $ 13 million"): a change the
+    /// sentence states, not a level.
+    pub is_change: bool,
     /// The other years it is about, when one amount stands for a list of
     /// years ("40 cents per share in 2007 , 2006 and 2005").
     pub also_years: Vec<i32>,
@@ -149,6 +152,22 @@ fn parse_number_token(token: &str) -> Option<(Decimal, bool)> {
     Some((if negative { -value } else { value }, percent))
 }
 
+/// Whether the number at `i` follows a change verb, past filler words
+/// ("increased by approximately $ 5 million"); the word lists are the
+/// TBox's `fk:ChangeVerb` and `fk:ChangeFiller`.
+fn follows_change_verb(tokens: &[String], i: usize) -> bool {
+    let Ok(tbox) = crate::ontology::tbox() else {
+        return false;
+    };
+    let (verbs, filler) = (tbox.word_list("ChangeVerb"), tbox.word_list("ChangeFiller"));
+    tokens[..i]
+        .iter()
+        .rev()
+        .take(4)
+        .find(|t| !filler.iter().any(|f| f == *t))
+        .is_some_and(|t| verbs.iter().any(|v| v == t))
+}
+
 /// Finds every number of a sentence, with what surrounds it.
 pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
     let tokens = &sentence.tokens;
@@ -215,6 +234,7 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             scale,
             is_year_mention: is_year || is_day,
             year: None,
+            is_change: follows_change_verb(tokens, i),
             also_years: Vec::new(),
             nearby_years: nearby_years.clone(),
             context: tokens[from..to].join(" "),
@@ -452,6 +472,15 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2007));
         assert_eq!(amounts[0].also_years, vec![2006, 2005]);
+    }
+
+    #[test]
+    fn an_amount_after_a_change_verb_is_a_change() {
+        let n =
+            numbers("interest expense decreased $ 13 million , or 23% , to $ 44 million in 2010 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert!(amounts[0].is_change);
+        assert!(!amounts[2].is_change);
     }
 
     #[test]

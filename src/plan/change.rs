@@ -80,6 +80,12 @@ impl RulesPlanner {
                 return Ok(Pair(n, o));
             }
         }
+        // "from fiscal 2015 to 2016" when the text states the year's change
+        if late == early + 1 {
+            if let Some(value) = printed_change(t, late) {
+                return Ok(ChangeInputs::Printed(value));
+            }
+        }
         // "from the start of 2010 to the end of 2012": each year's own cue
         let late_words = self
             .cues
@@ -135,6 +141,9 @@ impl RulesPlanner {
                     return Ok(ChangeInputs::Printed(value));
                 }
             }
+        }
+        if let Some(value) = printed_change(t, y) {
+            return Ok(ChangeInputs::Printed(value));
         }
         // a change over a named year, or from the inherited years
         if let Some(prev) = last_change(&t.history) {
@@ -254,6 +263,20 @@ fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs
         return Some(Pair(reference_operand(x), reference_operand(y)));
     }
     None
+}
+
+/// "interest expense decreased $ 13 million ... in 2010": a change the text
+/// states for year `y`, when the grounder prefers it to the levels.
+fn printed_change(t: &Turn<'_>, y: i32) -> Option<Operand> {
+    if t.r.op != Operation::Change {
+        return None;
+    }
+    t.g.wants_printed_change.set(true);
+    let printed = t.g.ground(&t.metric, Some(y));
+    t.g.wants_printed_change.set(false);
+    printed
+        .ok()
+        .filter(|v| v.printed_change && v.year == Some(y))
 }
 
 /// No year printed: the years of the last change, else the page's last two.

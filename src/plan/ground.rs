@@ -64,6 +64,9 @@ pub(super) struct Grounder<'a> {
     pub anchor: Option<(Vec<String>, String)>,
     /// Row labels and text contexts earlier turns read.
     pub earlier: HashSet<String>,
+    /// The turn asks for a change in one year: a change the text states
+    /// fits ("decreased $ 13 million in 2010"); otherwise it does not.
+    pub wants_printed_change: std::cell::Cell<bool>,
 }
 
 impl<'a> Grounder<'a> {
@@ -92,6 +95,7 @@ impl<'a> Grounder<'a> {
             asked_dates: words::dates_in(question),
             anchor: None,
             earlier: HashSet::new(),
+            wants_printed_change: std::cell::Cell::new(false),
         }
     }
 
@@ -450,6 +454,7 @@ impl<'a> Grounder<'a> {
             Target::Fact(k) => {
                 let fact = &self.schema.facts[k];
                 let mut o = fact_operand(fact);
+                o.printed_change = fact.is_change;
                 // one amount for several years: it is about the year asked
                 if year.is_some_and(|y| fact.also_years.contains(&y)) {
                     o.year = year;

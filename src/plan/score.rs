@@ -216,6 +216,13 @@ impl Grounder<'_> {
                 f.set(F::scale_agrees, 1.0);
             }
         }
+        if fact.is_change {
+            if self.wants_printed_change.get() {
+                f.set(F::fact_change_asked, 1.0);
+            } else {
+                f.set(F::fact_change_unasked, 1.0);
+            }
+        }
         // "what were total dividends paid?": a number its context calls a total
         if self.asks_total && self.page.fact_is_total[k] {
             f.set(F::total_asked, 1.0);
