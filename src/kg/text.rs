@@ -298,9 +298,6 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             }
         }
     }
-    if listed.iter().any(|l| *l) {
-        return;
-    }
     // "40 cents per share in 2007 , 2006 and 2005": one amount, then a list
     // of years and no other amount before the list ends
     for year_run in &year_runs {
@@ -315,7 +312,8 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
         let inside = amount_idx
             .iter()
             .any(|k| (start..=end).contains(&numbers[*k].token_index));
-        if let ([k], false, true) = (before.as_slice(), inside, ys.len() >= 2) {
+        let taken = before.iter().any(|k| listed[*k]);
+        if let ([k], false, true, false) = (before.as_slice(), inside, ys.len() >= 2, taken) {
             numbers[*k].year = Some(ys[0]);
             numbers[*k].also_years = ys[1..].to_vec();
             listed[*k] = true;
@@ -481,6 +479,15 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert!(amounts[0].is_change);
         assert!(!amounts[2].is_change);
+    }
+
+    #[test]
+    fn an_amount_outside_a_list_keeps_its_own_year() {
+        let n = numbers("we recorded losses of $ 366 million in 2010 compared with losses of $ 137 million and $ 567 million in 2009 and 2008 , respectively .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2010));
+        assert_eq!(amounts[1].year, Some(2009));
+        assert_eq!(amounts[2].year, Some(2008));
     }
 
     #[test]
