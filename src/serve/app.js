@@ -48,7 +48,7 @@
       const answer = el("p", "answer");
       answer.appendChild(el("span", "label", "Answer "));
       answer.appendChild(el("strong", "value", reply.answer));
-      if (reply.metric_type) answer.appendChild(el("span", "kind", " " + reply.metric_type));
+      if (reply.metric_type) answer.appendChild(el("span", "kind", " · " + reply.metric_type));
       item.appendChild(answer);
       if (reply.description) item.appendChild(el("p", "description", reply.description));
     } else {
@@ -60,6 +60,7 @@
       formula.appendChild(el("code", null, reply.formula));
       item.appendChild(formula);
     }
+    let first = null;
     if (reply.values.length) {
       const table = el("table", "values");
       const head = table.createTHead().insertRow();
@@ -72,6 +73,7 @@
         const source = el("td", null, v.source);
         row.appendChild(source);
         const nodes = v.targets.map(highlight).filter((node) => node);
+        first = first || nodes.find((node) => node.closest("#report-page"));
         if (nodes.length) {
           source.classList.add("linked");
           source.addEventListener("click", () => nodes[0].scrollIntoView({ block: "center" }));
@@ -79,7 +81,9 @@
       }
       item.appendChild(table);
     }
+    for (const open of turns.querySelectorAll("details.plan[open]")) open.open = false;
     const details = el("details", "plan");
+    details.open = true;
     details.appendChild(el("summary", null, "Plan and SPARQL"));
     if (reply.plan) details.appendChild(el("pre", null, JSON.stringify(reply.plan, null, 2)));
     for (const v of reply.values) {
@@ -90,6 +94,7 @@
     item.appendChild(details);
     turns.appendChild(item);
     item.scrollIntoView({ block: "nearest" });
+    if (first) first.scrollIntoView({ block: "center" });
   }
 
   async function ask(question) {

@@ -121,12 +121,13 @@ fn shell(served: &Served, current: Option<&str>, main: &str) -> String {
          <header><strong>finkg</strong>\
          <form method=\"get\" action=\"/\"><label>Report \
          <select name=\"id\" id=\"report\">{options}</select></label> <button>Open</button></form>\
-         <span class=\"count\">{} reports · SPARQL endpoint at <code>/sparql</code></span></header>\n\
+         <span class=\"count\">{} report{} · SPARQL endpoint at <code>/sparql</code></span></header>\n\
          {main}\n<script src=\"/static/app.js\"></script></body></html>\n",
         current
             .map(|id| format!(" · {}", escape(id)))
             .unwrap_or_default(),
         served.pages(),
+        if served.pages() == 1 { "" } else { "s" },
     )
 }
 

@@ -74,10 +74,11 @@ impl Server {
 
     /// Sends SIGINT (Ctrl-C) and waits: the exit status and the rest of stdout.
     pub fn interrupt(mut self) -> (ExitStatus, String) {
-        let sent = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
+        // the shell's own `kill`: no procps needed
+        let sent = Command::new("sh")
+            .args(["-c", &format!("kill -INT {}", self.child.id())])
             .status()
-            .expect("kill runs");
+            .expect("sh runs");
         assert!(sent.success());
         let status = self.child.wait().expect("finkg exits");
         let mut rest = String::new();
