@@ -396,6 +396,23 @@ fn the_page_api_answers_as_solve_and_points_at_the_sources() {
         let html = page.text().await.expect("text");
         assert!(html.contains("id=\"cell-0-2\">25.14</td>"), "{html}");
         assert!(html.contains("<script src=\"/static/app.js\">"));
+        // a number of the text: its token in its sentence
+        let text: Value = client
+            .post(server.url("/api/ask"))
+            .json(
+                &json!({"id": "Single_MRO/2007/page_134.pdf-1", "questions": [
+                    "what was the total employee stock-based compensation expense in 2007?"
+                ]}),
+            )
+            .send()
+            .await
+            .expect("answers")
+            .json()
+            .await
+            .expect("JSON");
+        assert_eq!(text["answer"], "80", "{text}");
+        assert_eq!(text["values"][0]["targets"], json!(["token-24-11"]));
+        assert!(html.contains("<span id=\"token-24-11\">80</span>"));
         let unknown = client
             .post(server.url("/api/ask"))
             .json(&json!({"id": "nope", "questions": ["what?"]}))
