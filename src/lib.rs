@@ -19,6 +19,8 @@
 //!   folders, and `mongo` (with the
 //!   `mongodb` feature) exports runs to MongoDB, as they go or from a run
 //!   folder.
+//! - [`serve`] serves the pages over HTTP: a SPARQL 1.1 Protocol endpoint
+//!   and a web page to ask a report questions.
 //! - [`cli`] does the work of each `finkg` subcommand and its printing;
 //!   the binary only parses the arguments.
 
@@ -36,6 +38,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod planner;
 pub mod run;
+pub mod serve;
 pub mod trace;
 pub mod turn;
 pub mod vocab;

@@ -169,6 +169,17 @@ enum Command {
         #[arg(long, value_enum, default_value = "table")]
         format: ResultsOut,
     },
+    /// Serve the pages of FILE... over HTTP: a SPARQL 1.1 Protocol endpoint
+    /// at /sparql (each page a named graph; read-only, guarded, limited)
+    /// and a web page at / to read a report and ask it questions.
+    Serve {
+        /// ConvFinQA files: every conversation of each is loaded.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The address to listen on (port 0: any free port).
+        #[arg(long, default_value = finkg::serve::DEFAULT_ADDR)]
+        addr: std::net::SocketAddr,
+    },
     /// Learn the metric lexicon, or check the ontology folder.
     Ontology {
         #[command(subcommand)]
@@ -240,25 +251,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// A run's exit code: 1 when a failure no retry mends halted it (the LLM
-/// circuit breaker, a rejected key) or when no turn was answered, else 0.
-fn eval_exit(summary: &finkg::run::Summary) -> ExitCode {
-    let halted = summary
-        .stopped
-        .as_deref()
-        .filter(|r| r.starts_with("no further request is made"));
-    let turns = summary.unanswered.max(summary.turns.total);
-    let none_answered = turns > 0 && summary.unanswered == turns;
-    if let Some(reason) = halted {
-        eprintln!("error: the run stopped: {reason}");
-    } else if none_answered {
-        eprintln!("error: no turn was answered; see the errors in the run folder's predictions");
-    } else {
-        return ExitCode::SUCCESS;
-    }
-    ExitCode::from(1)
 }
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
@@ -348,7 +340,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 let exported = mongo::finish_live(live, &out)?;
                 writeln!(stdout, "{exported}")?;
             }
-            Ok(eval_exit(&summary))
+            Ok(finkg::cli::eval::exit_code(&summary))
         }
         Command::Export {
             run_dir,
@@ -395,6 +387,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format),
             (None, None) => Err(CliError::new("give a query or --queries")),
         },
+        Command::Serve { files, addr } => finkg::cli::serve::run(&files, addr),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),
             OntologyAction::Check { dir } => ontology::check(&dir),

@@ -2,17 +2,21 @@
 //! body and its printing. `src/main.rs` holds only the argument
 //! definitions and the dispatch.
 //!
+//! - [`eval`]: `eval`'s exit code;
 //! - [`planners`]: the planner options and the planners they make;
 //! - [`solve`]: `solve`, a conversation turn by turn, printed;
 //! - [`query`]: `query`, one query or a JSON Lines batch of them;
 //! - [`ontology`]: `ontology build|check`;
 //! - [`mongo`]: `eval --mongo-uri` and `export` (refused without the
-//!   `mongodb` feature).
+//!   `mongodb` feature);
+//! - [`serve`]: `serve`, the pages over HTTP ([`crate::serve`]).
 
+pub mod eval;
 pub mod mongo;
 pub mod ontology;
 pub mod planners;
 pub mod query;
+pub mod serve;
 pub mod solve;
 
 use crate::dataset::{self, Conversation, Example};
