@@ -1217,3 +1217,22 @@ fn a_change_the_text_states_answers_a_change_and_not_a_level() {
         &[Num("13")],
     );
 }
+
+#[test]
+fn a_typing_slip_in_a_long_word_still_names_the_row() {
+    let balance: TableRows = &[
+        &["", "2009", "2008"],
+        &["cash and cash equivalents", "500", "420"],
+        &["inventories", "210", "230"],
+        &["entergy louisiana", "149", "152"],
+    ];
+    check(
+        balance,
+        "",
+        &[
+            "what were the inventroies in 2009?",
+            "and entergy lousiana in 2008?",
+        ],
+        &[Num("210"), Num("152")],
+    );
+}
