@@ -1236,3 +1236,15 @@ fn a_typing_slip_in_a_long_word_still_names_the_row() {
         &[Num("210"), Num("152")],
     );
 }
+
+#[test]
+fn a_follow_up_in_the_same_sentence_reads_the_number_of_the_same_noun() {
+    // "and in 2008?" after "93000 gas customers": the 2008 number followed
+    // by "gas customers", not the nearest 2008 number
+    check(
+        SALES,
+        "approximately 141000 electric customers and 93000 gas customers were served in 2009 , compared to 132000 electric customers in 2008 and 86000 gas customers in 2008 .",
+        &["how many gas customers were there in 2009?", "and what was it in 2008?"],
+        &[Num("93000"), Num("86000")],
+    );
+}

@@ -14,7 +14,7 @@ pub use super::features::{Feature, FeatureVector, Weights};
 use super::cues::{Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{cell_operand, fact_operand, header_operand, GroundingNote, Operand, Whole};
 use super::page::PageIndex;
-use crate::kg::{CellEntry, Schema};
+use crate::kg::{CellEntry, FactEntry, Schema};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
 use crate::words;
@@ -247,11 +247,18 @@ impl<'a> Grounder<'a> {
             return Some(cell_operand(cell));
         }
         let from = self.schema.facts.iter().find(|f| &f.context == label)?;
+        // "93000 gas customers ... 132000 electric customers and 86000 gas
+        // customers as of 2007": the number followed by the same words,
+        // then the nearest
+        let after = words_after(from);
         self.schema
             .facts
             .iter()
             .filter(|f| f.sentence == from.sentence && f.year == Some(year) && !f.is_year_mention)
-            .min_by_key(|f| f.token.abs_diff(from.token))
+            .min_by_key(|f| {
+                let shared = words_after(f).iter().filter(|w| after.contains(w)).count();
+                (usize::MAX - shared, f.token.abs_diff(from.token))
+            })
             .map(fact_operand)
     }
 
@@ -511,6 +518,16 @@ impl<'a> Grounder<'a> {
             .count();
         hits as f64 / pairs as f64
     }
+}
+
+/// The three words printed after a text number (its context holds up to
+/// twelve words before it and four after).
+fn words_after(f: &FactEntry) -> Vec<&str> {
+    let toks: Vec<&str> = f.context.split_whitespace().collect();
+    let at = f.token.min(12);
+    toks.get(at + 1..toks.len().min(at + 4))
+        .map(<[&str]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// Words that meet: equal, or one a short extension of the other
