@@ -1248,3 +1248,34 @@ fn a_follow_up_in_the_same_sentence_reads_the_number_of_the_same_noun() {
         &[Num("93000"), Num("86000")],
     );
 }
+
+#[test]
+fn the_value_of_a_count_is_the_count_times_its_unit_price() {
+    let plans: TableRows = &[
+        &[
+            "",
+            "number of securities to be issued upon exercise of options",
+            "weighted-average exercise price of options",
+            "number of securities remaining available",
+        ],
+        &[
+            "plans approved by security holders",
+            "1,000",
+            "$ 20.50",
+            "5,000",
+        ],
+    ];
+    check(
+        plans,
+        "",
+        &["what is the total value of the securities to be issued upon exercise of options?"],
+        &[Num("20500")],
+    );
+    // a count asked as a count stays a count
+    check(
+        plans,
+        "",
+        &["what is the number of securities remaining available?"],
+        &[Num("5000")],
+    );
+}

@@ -90,6 +90,12 @@ pub(super) struct Cues {
     pub period_joiner: Vec<String>,
     /// Phrases that ask for the last ratio as a percentage.
     pub percent_restatement: Vec<String>,
+    /// Phrases that ask what a quantity is worth.
+    pub value_ask: Vec<String>,
+    /// Stemmed words of a column that counts things, and of one that
+    /// prices a unit.
+    pub quantity_word: Vec<String>,
+    pub unit_price_word: Vec<String>,
 }
 
 /// The marker a mention carries for a beginning or end cue ("at the
@@ -173,6 +179,9 @@ impl Cues {
             period_start_lead: plain("PeriodStartLead"),
             period_joiner: plain("PeriodJoiner"),
             percent_restatement: longest_first("PercentRestatement"),
+            value_ask: longest_first("ValueAsk"),
+            quantity_word: stemmed("QuantityWord"),
+            unit_price_word: stemmed("UnitPriceWord"),
         }
     }
 

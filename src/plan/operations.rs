@@ -4,10 +4,10 @@
 
 use super::build::{grouped, PlanBuilder};
 use super::change::ChangeInputs;
-use super::cues::split_at_first;
+use super::cues::{contains_any, split_at_first};
 use super::history::last_result;
 use super::mention::strip_ratio_lead;
-use super::operand::{reference_operand, Operand, Whole};
+use super::operand::{cell_operand, reference_operand, Operand, Whole};
 use super::operation::Operation;
 use super::rules::RulesPlanner;
 use super::sum::SumTerms;
@@ -88,11 +88,51 @@ impl RulesPlanner {
         )
     }
 
+    /// The unit price printed in the row of a count (`o` a cell of a
+    /// column that counts, the row also printing one column that prices a
+    /// unit): "1442912 options" and their "weighted-average exercise price".
+    fn unit_price_for(&self, t: &Turn<'_>, o: &Operand) -> Option<Operand> {
+        let (row, column) = o.cell?;
+        // the header's own tokens: "number" is no content word
+        let has = |col: usize, list: &[String]| {
+            t.schema.columns.get(col).is_some_and(|(label, _)| {
+                crate::words::tokens(label)
+                    .iter()
+                    .any(|w| list.contains(&crate::words::stem(w)))
+            })
+        };
+        let (quantity, price) = (&self.cues.quantity_word, &self.cues.unit_price_word);
+        if !has(column, quantity) || has(column, price) {
+            return None;
+        }
+        let prices: Vec<_> = t
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.row == row && c.column != column && has(c.column, price))
+            .collect();
+        match prices.as_slice() {
+            [p] => Some(cell_operand(p)),
+            _ => None,
+        }
+    }
+
     /// One value; "what was the total, in thousands?" of "$ 8.5 million"
     /// converts it to the scale asked for (the scale pattern's template).
     fn lookup_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
         let year = t.r.years.first().copied().or(t.last_year);
         let o = t.g.ground(&t.metric, year)?;
+        // "what is the total value of the options?": a count times the unit
+        // price its row prints
+        if contains_any(&t.r.text, &self.cues.value_ask) {
+            if let Some(price) = self.unit_price_for(t, &o) {
+                let a = b.add("count", o);
+                let n = b.add("unit_price", price);
+                return self
+                    .formulas
+                    .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]);
+            }
+        }
         let asked = self.asked_scale(&t.r.text);
         let printed = o.scale.as_ref().map(Scale::multiplier);
         let v = b.add("value", o);
