@@ -1279,3 +1279,23 @@ fn the_value_of_a_count_is_the_count_times_its_unit_price() {
         &[Num("5000")],
     );
 }
+
+#[test]
+fn in_percentage_names_no_value() {
+    // "those costs in 2008" is the value asked before (from the text), not
+    // a cell that matches "percentage" too
+    let debt: TableRows = &[
+        &["", "2009", "2008"],
+        &["senior notes", "900", "900"],
+        &["less unamortized costs as a percentage", "-26", "-27"],
+    ];
+    check(
+        debt,
+        "the company had unamortized costs associated with the senior notes of $ 15 million and $ 19 million as of december 31 , 2009 and 2008 , respectively .",
+        &[
+            "what was the change in the unamortized costs associated with the senior notes from 2008 to 2009?",
+            "and how much does this change represent in relation to those costs in 2008, in percentage?",
+        ],
+        &[Num("-4"), Num("-0.210526")],
+    );
+}

@@ -24,6 +24,14 @@ impl RulesPlanner {
         t: &Turn<'_>,
         year_default: Option<i32>,
     ) -> Result<Operand, PlanError> {
+        // ", in percentage" says how to answer, not which value
+        let padded = format!(" {} ", text.trim());
+        let text = self
+            .cues
+            .percent_restatement
+            .iter()
+            .fold(padded, |t, p| t.replace(&format!(" {p} "), " "));
+        let text = text.as_str();
         let (years, constants) = question_numbers(&self.cues, text);
         // words the page never prints ("represent") say nothing about which
         // value is meant
