@@ -1299,3 +1299,18 @@ fn in_percentage_names_no_value() {
         &[Num("-4"), Num("-0.210526")],
     );
 }
+
+#[test]
+fn a_change_over_the_prior_year_amount_divides_by_its_start() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what were net sales in 2009?",
+            "and in the previous year?",
+            "what was the increase?",
+            "what is the increase as a percentage of the prior year amount?",
+        ],
+        &[Num("1500"), Num("1200"), Num("300"), Num("0.25")],
+    );
+}
