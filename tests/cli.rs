@@ -388,7 +388,7 @@ fn eval_resume_after_a_crash_gives_the_uninterrupted_run() {
         &lines[3][..10]
     );
     std::fs::write(cut.join("conversations.jsonl"), kept).unwrap();
-    for name in ["predictions.jsonl", "trace.jsonl"] {
+    for name in ["predictions.jsonl", "trace.jsonl", "pages.jsonl"] {
         let through_fourth: String = text(name)
             .lines()
             .take_while(|l| {
@@ -420,7 +420,12 @@ fn eval_resume_after_a_crash_gives_the_uninterrupted_run() {
     a["seconds"] = Value::Null;
     b["seconds"] = Value::Null;
     assert_eq!(a, b);
-    for name in ["predictions.jsonl", "conversations.jsonl", "failures.md"] {
+    for name in [
+        "predictions.jsonl",
+        "conversations.jsonl",
+        "failures.md",
+        "pages.jsonl",
+    ] {
         assert_eq!(
             std::fs::read_to_string(whole.join(name)).unwrap(),
             text(name),

@@ -4,11 +4,15 @@
 //!
 //! - [`planners`]: the planner options and the planners they make;
 //! - [`solve`]: `solve`, a conversation turn by turn, printed;
+//! - [`eval`]: `eval`, a scored run and its folder;
+//! - [`inspect`]: `inspect`, a run folder read back;
 //! - [`query`]: `query`, one query or a JSON Lines batch of them;
 //! - [`ontology`]: `ontology build|check`;
 //! - [`mongo`]: `eval --mongo-uri` and `export` (refused without the
 //!   `mongodb` feature).
 
+pub mod eval;
+pub mod inspect;
 pub mod mongo;
 pub mod ontology;
 pub mod planners;
