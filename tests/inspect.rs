@@ -240,3 +240,37 @@ fn failures_md_groups_the_misses_by_cause_without_prefixes() {
         "right turns are not failures: {md}"
     );
 }
+
+#[test]
+fn eval_draws_the_accuracy_charts_and_inspect_names_them() {
+    let (_dir, run) = run_folder();
+    let charts = [
+        "accuracy_by_turn.svg",
+        "accuracy_by_operation.svg",
+        "accuracy_by_table_size.svg",
+        "accuracy_by_value_source.svg",
+    ];
+    for name in charts {
+        let svg = std::fs::read_to_string(run.join(name)).unwrap();
+        assert!(svg.starts_with("<svg"), "{name}: {svg}");
+        assert!(svg.contains("turn accuracy by"), "{name} has its title");
+    }
+    let by_turn = std::fs::read_to_string(run.join("accuracy_by_turn.svg")).unwrap();
+    for bar in ["100.0% (2/2)", "50.0% (1/2)", "100.0% (1/1)"] {
+        assert!(by_turn.contains(bar), "turns 0, 1 and 2: {bar}");
+    }
+    let by_source = std::fs::read_to_string(run.join("accuracy_by_value_source.svg")).unwrap();
+    assert!(
+        by_source.contains("text only"),
+        "ACME's third turn reads the text"
+    );
+    assert!(
+        !run.join("llm_latency_per_turn.svg").exists(),
+        "a rules run has no LLM charts"
+    );
+    let out = stdout_of(&mut inspect(&run));
+    let plots = out.split("plots:").nth(1).unwrap();
+    for name in charts {
+        assert!(plots.contains(&*run.join(name).to_string_lossy()), "{out}");
+    }
+}

@@ -106,6 +106,18 @@ pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
     }
     write!(stdout, "{}", eval::report(&summary))?;
     writeln!(stdout, "\nrun folder: {}", out.display())?;
+    let charts: Vec<&str> = crate::inspect::plots::PLOTS
+        .iter()
+        .map(|p| p.file)
+        .filter(|f| out.join(f).is_file())
+        .collect();
+    let llm_note = if summary.llm.is_none() {
+        " (LLM latency, tokens and cost: none, no LLM exchange in this run)"
+    } else {
+        ""
+    };
+    writeln!(stdout, "plots: {}{llm_note}", charts.join(", "))?;
+    writeln!(stdout, "look at it: finkg inspect {}", out.display())?;
     if let Some(live) = live {
         let exported = mongo::finish_live(live, &out)?;
         writeln!(stdout, "{exported}")?;

@@ -37,6 +37,7 @@
 
 pub mod score;
 
+use crate::inspect::plots::{self, PlotError};
 use crate::inspect::{failures, InspectError, RunView};
 use crate::run::folder;
 use crate::run::{
@@ -81,6 +82,9 @@ pub enum EvalError {
     /// The folder's records could not be read back (for `failures.md`).
     #[error("cannot read the run folder back")]
     ReadBack(#[from] InspectError),
+    /// A chart could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
     /// The folder cannot be resumed.
     #[error("cannot resume `{}`: {why}", path.display())]
     Resume {
@@ -386,7 +390,11 @@ pub fn run_with(
     summary.seconds = started.elapsed().as_secs_f64();
     w.flush()?;
     drop(w);
-    write_failures(&options.out)?;
+    // failures.md and the charts are read from the folder's records
+    let mut view = RunView::read(&options.out)?;
+    let path = options.out.join(folder::files::FAILURES);
+    std::fs::write(&path, failures::markdown(&view))
+        .map_err(|source| EvalError::Write { path, source })?;
     if summary.interrupted {
         info.interrupted = true;
         write_json(options.out.join(folder::files::RUN), &info)?;
@@ -396,15 +404,22 @@ pub fn run_with(
     info.finished = Some(folder::utc_timestamp(std::time::SystemTime::now()));
     write_json(options.out.join(folder::files::RUN), &info)?;
     observer.finished(&info, &summary);
+    // last: a chart that fails leaves the run's records complete
+    view.summary = Some(summary.clone());
+    draw(&view, &options.out)?;
     Ok(summary)
 }
 
-/// Writes `failures.md` from the folder's records.
-fn write_failures(dir: &Path) -> Result<(), EvalError> {
-    let view = RunView::read(dir)?;
-    let path = dir.join(folder::files::FAILURES);
-    std::fs::write(&path, failures::markdown(&view))
-        .map_err(|source| EvalError::Write { path, source })
+/// Draws the run's charts; a panic in the drawing library is an error.
+fn draw(view: &RunView, dir: &Path) -> Result<(), EvalError> {
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| plots::write(view, dir)));
+    match drawn {
+        Ok(result) => result.map(drop).map_err(EvalError::from),
+        Err(_) => Err(EvalError::from(PlotError {
+            file: "the run's charts".into(),
+            why: "the drawing library failed".into(),
+        })),
+    }
 }
 
 /// The files of a run's records, `run.json` and `summary.json` aside.
@@ -437,6 +452,7 @@ fn clear(dir: &Path, force: bool) -> Result<(), EvalError> {
             &folder::files::RUN,
             &folder::files::FAILURES,
         ])
+        .chain(plots::PLOTS.iter().map(|p| &p.file))
         .map(|name| dir.join(name))
         .filter(|p| p.exists())
         .peekable();

@@ -1,4 +1,16 @@
-//! The run's charts, written by `eval` into the run folder as SVG.
+//! The run's charts, drawn with plotters' SVG backend from a [`RunView`]
+//! and written by `eval` into the run folder: turn accuracy by turn index,
+//! by gold operation, by the page's table size, by where the values were
+//! read (table, text, earlier turns) and by the dataset's feature flags;
+//! for runs whose trace holds LLM exchanges, the latency and tokens of
+//! each turn and the cost over the run (a rules run has none of these:
+//! [`write`] says so).
+
+use super::{RunView, SourceLocation};
+use crate::run::Tally;
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+use std::path::Path;
 
 /// A chart file of a run folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -9,5 +21,372 @@ pub struct PlotFile {
     pub title: &'static str,
 }
 
+const BY_TURN: PlotFile = PlotFile {
+    file: "accuracy_by_turn.svg",
+    title: "turn accuracy by turn index",
+};
+const BY_OPERATION: PlotFile = PlotFile {
+    file: "accuracy_by_operation.svg",
+    title: "turn accuracy by gold operation (the 12 most asked)",
+};
+const BY_TABLE_SIZE: PlotFile = PlotFile {
+    file: "accuracy_by_table_size.svg",
+    title: "turn accuracy by the page's table size (cells)",
+};
+const BY_SOURCE: PlotFile = PlotFile {
+    file: "accuracy_by_value_source.svg",
+    title: "turn accuracy by where the turn's values were read",
+};
+const BY_FEATURE: PlotFile = PlotFile {
+    file: "accuracy_by_feature.svg",
+    title: "turn accuracy by the dataset's feature flags",
+};
+const LATENCY: PlotFile = PlotFile {
+    file: "llm_latency_per_turn.svg",
+    title: "LLM latency of each turn, in run order (ms)",
+};
+const TOKENS: PlotFile = PlotFile {
+    file: "llm_tokens_per_turn.svg",
+    title: "LLM tokens of each turn, in run order",
+};
+const COST: PlotFile = PlotFile {
+    file: "llm_cost_over_run.svg",
+    title: "LLM cost over the run (US dollars, cumulative)",
+};
+
 /// Every chart a run folder may hold, in the order `inspect` lists them.
-pub const PLOTS: &[PlotFile] = &[];
+pub const PLOTS: &[PlotFile] = &[
+    BY_TURN,
+    BY_OPERATION,
+    BY_TABLE_SIZE,
+    BY_SOURCE,
+    BY_FEATURE,
+    LATENCY,
+    TOKENS,
+    COST,
+];
+
+/// A chart that could not be drawn or written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw `{file}`: {why}")]
+pub struct PlotError {
+    /// The file.
+    pub file: String,
+    /// Why.
+    pub why: String,
+}
+
+/// What [`write`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The files written, in [`PLOTS`] order.
+    pub files: Vec<String>,
+    /// Charts left out, and why.
+    pub skipped: Vec<String>,
+}
+
+/// Draws every chart the run's records allow into `dir`.
+pub fn write(view: &RunView, dir: &Path) -> Result<Written, PlotError> {
+    let mut written = Written::default();
+    let bar_charts = [
+        (BY_TURN, by_turn(view)),
+        (BY_OPERATION, by_operation(view)),
+        (BY_TABLE_SIZE, by_table_size(view)),
+        (BY_SOURCE, by_source(view)),
+        (BY_FEATURE, by_feature(view)),
+    ];
+    for (plot, bars) in bar_charts {
+        if bars.is_empty() {
+            written
+                .skipped
+                .push(format!("{}: no scored turn", plot.file));
+            continue;
+        }
+        bar_chart(&dir.join(plot.file), plot, &bars)?;
+        written.files.push(plot.file.into());
+    }
+    let llm: Vec<(u64, u64, u64, f64)> = view
+        .turns()
+        .filter_map(|(_, t)| {
+            t.usage.map(|u| {
+                (
+                    t.llm_latency_ms,
+                    u.prompt_tokens,
+                    u.completion_tokens,
+                    u.cost_usd,
+                )
+            })
+        })
+        .collect();
+    if llm.is_empty() {
+        written.skipped.push(
+            "LLM latency, tokens and cost: the trace holds no LLM exchange (a rules run)".into(),
+        );
+        return Ok(written);
+    }
+    let latency: Vec<f64> = llm.iter().map(|l| l.0 as f64).collect();
+    line_chart(
+        &dir.join(LATENCY.file),
+        LATENCY,
+        &[("latency (ms)", &latency)],
+    )?;
+    let prompt: Vec<f64> = llm.iter().map(|l| l.1 as f64).collect();
+    let completion: Vec<f64> = llm.iter().map(|l| l.2 as f64).collect();
+    line_chart(
+        &dir.join(TOKENS.file),
+        TOKENS,
+        &[
+            ("prompt tokens", &prompt),
+            ("completion tokens", &completion),
+        ],
+    )?;
+    let cost: Vec<f64> = llm
+        .iter()
+        .scan(0.0, |sum, l| {
+            *sum += l.3;
+            Some(*sum)
+        })
+        .collect();
+    line_chart(&dir.join(COST.file), COST, &[("cost (USD)", &cost)])?;
+    written
+        .files
+        .extend([LATENCY.file.into(), TOKENS.file.into(), COST.file.into()]);
+    Ok(written)
+}
+
+/// One bar: a label and its turns.
+type Bar = (String, Tally);
+
+fn by_turn(view: &RunView) -> Vec<Bar> {
+    match &view.summary {
+        Some(s) => s
+            .by_turn
+            .iter()
+            .map(|(turn, t)| (format!("turn {turn}"), *t))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+fn by_operation(view: &RunView) -> Vec<Bar> {
+    let Some(s) = &view.summary else {
+        return Vec::new();
+    };
+    let mut ops: Vec<Bar> = s
+        .by_operation
+        .iter()
+        .map(|(op, t)| (op.clone(), *t))
+        .collect();
+    ops.sort_by(|a, b| b.1.total.cmp(&a.1.total).then(a.0.cmp(&b.0)));
+    ops.truncate(12);
+    ops
+}
+
+fn by_feature(view: &RunView) -> Vec<Bar> {
+    match &view.summary {
+        Some(s) => s.by_feature.iter().map(|(f, t)| (f.clone(), *t)).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Tallies scored turns into the labelled groups `group` puts them in,
+/// in the order of `labels`; empty groups are left out.
+fn tally_by(
+    view: &RunView,
+    labels: &[&str],
+    group: impl Fn(&super::ConversationView, &super::TurnView) -> Option<usize>,
+) -> Vec<Bar> {
+    let mut tallies = vec![Tally::default(); labels.len()];
+    for (c, t) in view.turns() {
+        let (Some(ok), Some(i)) = (t.correct, group(c, t)) else {
+            continue;
+        };
+        tallies[i].add(ok);
+    }
+    labels
+        .iter()
+        .zip(tallies)
+        .filter(|(_, t)| t.total > 0)
+        .map(|(l, t)| (l.to_string(), t))
+        .collect()
+}
+
+fn by_table_size(view: &RunView) -> Vec<Bar> {
+    tally_by(
+        view,
+        &[
+            "up to 10 cells",
+            "11-20 cells",
+            "21-40 cells",
+            "over 40 cells",
+        ],
+        |c, _| {
+            let cells = c.graph?.observations;
+            Some(match cells {
+                0..=10 => 0,
+                11..=20 => 1,
+                21..=40 => 2,
+                _ => 3,
+            })
+        },
+    )
+}
+
+fn by_source(view: &RunView) -> Vec<Bar> {
+    tally_by(
+        view,
+        &[
+            "table only",
+            "text only",
+            "table and text",
+            "earlier turns or constants only",
+            "no value (unanswered)",
+        ],
+        |_, t| {
+            let mut table = false;
+            let mut text = false;
+            for v in &t.values {
+                match v.location {
+                    Some(SourceLocation::Cell { .. } | SourceLocation::HeaderNumber { .. }) => {
+                        table = true
+                    }
+                    Some(SourceLocation::Sentence { .. }) => text = true,
+                    _ => {}
+                }
+            }
+            Some(match (table, text, t.values.is_empty()) {
+                (true, false, _) => 0,
+                (false, true, _) => 1,
+                (true, true, _) => 2,
+                (false, false, false) => 3,
+                (false, false, true) => 4,
+            })
+        },
+    )
+}
+
+fn fail(plot: PlotFile) -> impl Fn(String) -> PlotError {
+    move |why| PlotError {
+        file: plot.file.into(),
+        why,
+    }
+}
+
+/// Horizontal bars of accuracy, one a label, each with its share and count.
+fn bar_chart(path: &Path, plot: PlotFile, bars: &[Bar]) -> Result<(), PlotError> {
+    let err = fail(plot);
+    let height = 110 + 34 * bars.len() as u32;
+    let root = SVGBackend::new(path, (860, height)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+    let longest = bars.iter().map(|(l, _)| l.len()).max().unwrap_or(8);
+    let n = bars.len() as u32;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(plot.title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size((longest as u32 * 8 + 16).min(330))
+        // an integer range holds its end: n - 1 gives n segments (one
+        // bar keeps an empty segment above it: plotters needs a range)
+        .build_cartesian_2d(0f64..118f64, (0u32..n.max(2) - 1).into_segmented())
+        .map_err(|e| err(e.to_string()))?;
+    // the first bar at the top
+    let row = |i: usize| n - 1 - i as u32;
+    let labels: Vec<String> = bars.iter().rev().map(|(l, _)| l.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_desc("turns right (%)")
+        .x_labels(7)
+        .x_label_formatter(&|x| {
+            if *x <= 100.0 {
+                format!("{x:.0}")
+            } else {
+                String::new()
+            }
+        })
+        .y_labels(bars.len())
+        .y_label_formatter(&|y| match y {
+            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| err(e.to_string()))?;
+    let blue = RGBColor(66, 113, 196);
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, (_, t))| {
+            let i = row(i);
+            let mut bar = Rectangle::new(
+                [
+                    (0.0, SegmentValue::Exact(i)),
+                    (100.0 * t.accuracy, SegmentValue::Exact(i + 1)),
+                ],
+                blue.filled(),
+            );
+            bar.set_margin(5, 5, 0, 0);
+            bar
+        }))
+        .map_err(|e| err(e.to_string()))?;
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, (_, t))| {
+            Text::new(
+                format!("{:.1}% ({}/{})", 100.0 * t.accuracy, t.correct, t.total),
+                (100.0 * t.accuracy + 1.0, SegmentValue::CenterOf(row(i))),
+                ("sans-serif", 13).into_font(),
+            )
+        }))
+        .map_err(|e| err(e.to_string()))?;
+    root.present().map_err(|e| err(e.to_string()))
+}
+
+/// Lines over the run's LLM turns, one a series, with a legend.
+fn line_chart(path: &Path, plot: PlotFile, series: &[(&str, &[f64])]) -> Result<(), PlotError> {
+    let err = fail(plot);
+    let root = SVGBackend::new(path, (860, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+    let turns = series
+        .iter()
+        .map(|(_, s)| s.len())
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    let top = series
+        .iter()
+        .flat_map(|(_, s)| s.iter().copied())
+        .fold(0.0f64, f64::max);
+    let top = if top > 0.0 { top * 1.1 } else { 1.0 };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(plot.title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(70)
+        .build_cartesian_2d(1f64..turns as f64, 0f64..top)
+        .map_err(|e| err(e.to_string()))?;
+    chart
+        .configure_mesh()
+        .x_desc("LLM turn of the run")
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| err(e.to_string()))?;
+    let colours = [RGBColor(66, 113, 196), RGBColor(221, 132, 82)];
+    for (k, (name, values)) in series.iter().enumerate() {
+        let colour = colours[k % colours.len()];
+        chart
+            .draw_series(LineSeries::new(
+                values.iter().enumerate().map(|(i, v)| ((i + 1) as f64, *v)),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| err(e.to_string()))?
+            .label(*name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| err(e.to_string()))?;
+    root.present().map_err(|e| err(e.to_string()))
+}
