@@ -7,6 +7,7 @@
 //! (`answer` a number, "yes"/"no" or null; `error` null or the reason).
 
 use clap::{Parser, Subcommand, ValueEnum};
+use finkg::cli::chat::chat;
 use finkg::cli::eval::{eval, EvalRequest};
 use finkg::cli::inspect::inspect;
 use finkg::cli::planners::PlannerArgs;
@@ -98,6 +99,19 @@ enum Command {
         /// `triples` collection, one document a quad.
         #[arg(long, help_heading = "MongoDB export")]
         mongo_triples: bool,
+    },
+    /// Ask questions of your own about one report page, with line editing
+    /// and history; `:help` lists the commands (`:explain`, `:table`,
+    /// `:text`, `:sparql`, `:graph`, `:reset`, `:quit`). Reads stdin line by
+    /// line when it is not a terminal.
+    Chat {
+        /// A ConvFinQA file.
+        file: PathBuf,
+        /// The conversation whose page to use instead of the first.
+        #[arg(long, value_name = "ID")]
+        id: Option<String>,
+        #[command(flatten)]
+        planner: PlannerArgs,
     },
     /// Read a run folder written by `eval`: its overview (accuracy, by turn,
     /// by operation, wrong turns by cause, worst conversations, plots), or
@@ -292,6 +306,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             mongo_uri,
             mongo_triples,
         }),
+        Command::Chat { file, id, planner } => chat(&file, id.as_deref(), &planner),
         Command::Inspect {
             run_dir,
             id,

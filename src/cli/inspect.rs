@@ -2,7 +2,7 @@
 //! conversation turn by turn with its sources on the page; `--json` prints
 //! the same data ([`crate::inspect`]'s structs) as one JSON document.
 
-use super::CliError;
+use super::{printable_styled, CliError};
 use crate::inspect::text::{self, Marks};
 use crate::inspect::RunView;
 use std::io::{self, IsTerminal, Write};
@@ -57,7 +57,8 @@ pub fn inspect(
                 });
                 writeln!(out, "{doc}")?;
             } else {
-                write!(out, "{}", text::overview(&view, stdout_marks()))?;
+                let text = text::overview(&view, stdout_marks());
+                write!(out, "{}", printable_styled(&text))?;
             }
         }
         Some(id) => {
@@ -69,11 +70,8 @@ pub fn inspect(
                 }
                 writeln!(out, "{}", serde_json::to_string(&c).unwrap_or_default())?;
             } else {
-                write!(
-                    out,
-                    "{}",
-                    text::conversation(conversation, failed_only, stdout_marks())
-                )?;
+                let text = text::conversation(conversation, failed_only, stdout_marks());
+                write!(out, "{}", printable_styled(&text))?;
             }
         }
     }
