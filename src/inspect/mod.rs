@@ -260,6 +260,8 @@ pub enum Cause {
     Sign,
     /// The gold's number times a power of ten (a percentage or scale slip).
     Scale,
+    /// One over the gold's number: a quotient's operands the other way round.
+    Inverted,
     /// The formula lacks the gold program's last operation, or computes
     /// where the gold only reads a value.
     Operation,
@@ -278,6 +280,7 @@ impl Cause {
             Cause::EarlierTurnWrong => "uses an earlier turn that was wrong".into(),
             Cause::Sign => "the gold's number with the other sign".into(),
             Cause::Scale => "the gold's number times a power of ten (percent or scale)".into(),
+            Cause::Inverted => "one over the gold's number (a quotient upside down)".into(),
             Cause::Operation => "another operation than the gold program's".into(),
             Cause::Value => "the right operation over a wrong value".into(),
             Cause::Other => "another answer".into(),
@@ -520,11 +523,13 @@ impl TurnView {
         let (Some(a), Some(g)) = (answer.number(), gold.answer.number()) else {
             return Some(Cause::Other);
         };
-        if !g.is_zero() && (a + g).abs() <= g.abs() * Decimal::new(1, 3) {
+        // checked: a run folder's numbers may be anything
+        let sum = a.checked_add(g).map(|d| d.abs());
+        if !g.is_zero() && sum.is_some_and(|d| d <= g.abs() * Decimal::new(1, 3)) {
             return Some(Cause::Sign);
         }
-        if !g.is_zero() && !a.is_zero() {
-            let ratio = (a / g).abs();
+        if let (false, false, Some(ratio)) = (g.is_zero(), a.is_zero(), a.checked_div(g)) {
+            let ratio = ratio.abs();
             let powers = [2u32, 3, 6].into_iter().flat_map(|p| {
                 let ten = Decimal::from(10u64.pow(p));
                 [ten, Decimal::ONE / ten]
@@ -532,6 +537,10 @@ impl TurnView {
             let near = |x: Decimal| (ratio - x).abs() <= x * Decimal::new(1, 2);
             if powers.into_iter().any(near) {
                 return Some(Cause::Scale);
+            }
+            let product = a.checked_mul(g).map(|d| (d.abs() - Decimal::ONE).abs());
+            if product.is_some_and(|d| d <= Decimal::new(1, 2)) {
+                return Some(Cause::Inverted);
             }
         }
         let last = gold.operations.rsplit(',').next().unwrap_or_default();
@@ -556,25 +565,40 @@ impl TurnView {
     }
 }
 
-/// The kind of an error: its words with every quoted part as `…`, up to
-/// the first parenthesis, at most two `:`-separated parts
-/// (`planning failed: no value on the page matches …`).
+/// The kind of an error: its words up to the first quoted part (`…`
+/// stands for it), at most two `:`-separated parts (`planning failed: no
+/// value on the page matches …`); when that leaves a single word (`formula
+/// `a / b`: division by zero in ...`), the words after the quoted part too
+/// (`formula …: division by zero in …`).
 fn error_kind(error: Option<&str>) -> String {
     let Some(e) = error else {
         return "no reason given".into();
     };
-    let mut unquoted = String::new();
-    for (i, part) in e.split('`').enumerate() {
-        unquoted.push_str(if i % 2 == 0 { part } else { "…" });
-    }
-    let head = unquoted.split(['(', '"']).next().unwrap_or_default();
+    let e = e.split(['(', '"']).next().unwrap_or_default();
+    let (head, quoted) = match e.split_once('`') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (e, None),
+    };
     let parts: Vec<&str> = head.splitn(3, ": ").take(2).collect();
-    let kind = parts.join(": ");
-    let kind = kind.trim().trim_end_matches([':', ',']).trim();
-    if kind.is_empty() {
+    let mut kind = parts
+        .join(": ")
+        .trim()
+        .trim_end_matches([':', ','])
+        .trim()
+        .to_string();
+    if let Some(rest) = quoted {
+        kind.push_str(" …");
+        if !kind.contains(':') {
+            if let Some((_, after)) = rest.split_once("`: ") {
+                let words = after.split('`').next().unwrap_or_default().trim();
+                kind.push_str(&format!(": {words} …"));
+            }
+        }
+    }
+    if kind.trim() == "…" || kind.is_empty() {
         "no reason given".into()
     } else {
-        kind.to_string()
+        kind
     }
 }
 
@@ -770,7 +794,7 @@ mod tests {
             error_kind(Some(
                 "formula `a / b`: division by zero in `a / b` at position 2"
             )),
-            "formula …: division by zero in … at position 2"
+            "formula …: division by zero in …"
         );
         assert_eq!(error_kind(None), "no reason given");
     }
@@ -792,6 +816,8 @@ mod tests {
         assert_eq!(t.cause_given(&none), Some(Cause::Sign));
         let t = turn("14.24", "0.1424", "subtract,divide", "change / base");
         assert_eq!(t.cause_given(&none), Some(Cause::Scale));
+        let t = turn("0.25", "4", "divide", "part / whole");
+        assert_eq!(t.cause_given(&none), Some(Cause::Inverted));
         let t = turn("35.8", "0.5", "subtract,divide", "new - old");
         assert_eq!(t.cause_given(&none), Some(Cause::Operation));
         let t = turn("12", "15", "subtract", "new - old");

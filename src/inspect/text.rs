@@ -82,11 +82,15 @@ pub fn overview(view: &RunView, marks: Marks) -> String {
         let _ = writeln!(s, "no summary.json: the run did not finish");
         return s;
     };
-    let _ = writeln!(s, "turn accuracy:          {}", pct(&summary.turns));
+    let _ = writeln!(
+        s,
+        "turn accuracy:          {}",
+        pct(&summary.turns).trim_end()
+    );
     let _ = writeln!(
         s,
         "conversation accuracy:  {}",
-        pct(&summary.conversation_accuracy)
+        pct(&summary.conversation_accuracy).trim_end()
     );
     let _ = writeln!(
         s,
