@@ -363,9 +363,24 @@ fn line_chart(path: &Path, plot: PlotFile, series: &[(&str, &[f64])]) -> Result<
         .y_label_area_size(70)
         .build_cartesian_2d(1f64..turns as f64, 0f64..top)
         .map_err(|e| err(e.to_string()))?;
+    let whole = |x: &f64| {
+        if x.fract() == 0.0 {
+            format!("{x:.0}")
+        } else {
+            String::new()
+        }
+    };
+    let short = |y: &f64| {
+        let text = format!("{y:.4}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
     chart
         .configure_mesh()
         .x_desc("LLM turn of the run")
+        .x_labels(turns.min(12))
+        .x_label_formatter(&whole)
+        .y_label_formatter(&short)
+        .light_line_style(TRANSPARENT)
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| err(e.to_string()))?;
@@ -389,4 +404,80 @@ fn line_chart(path: &Path, plot: PlotFile, series: &[(&str, &[f64])]) -> Result<
         .draw()
         .map_err(|e| err(e.to_string()))?;
     root.present().map_err(|e| err(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inspect::{ConversationView, TurnView};
+    use crate::run::RunInfo;
+
+    /// A run of three LLM turns, one wrong, read from trace-like JSON.
+    fn llm_run() -> RunView {
+        let turns = (0..3)
+            .map(|i| {
+                let v = serde_json::json!({
+                    "turn": i, "question": "q", "answer": 1, "correct": i != 1,
+                    "gold": {"answer": 1, "text": "1", "operations": "lookup"},
+                    "values": [], "llm": [{"latency_ms": 100 * (i + 1)}],
+                    "usage": {"requests": 1, "cache_hits": 0, "prompt_tokens": 800 + i,
+                              "completion_tokens": 40, "retries": 0, "cost_usd": 0.001},
+                });
+                TurnView::from_json("c", v.as_object().unwrap(), None)
+            })
+            .collect();
+        RunView {
+            dir: "run".into(),
+            run: RunInfo::start("llm", None, None),
+            summary: None,
+            conversations: vec![ConversationView {
+                id: "c".into(),
+                turns_asked: 3,
+                correct: Some(2),
+                graph: None,
+                error: None,
+                page: None,
+                turns,
+            }],
+            plots: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn llm_turns_are_charted_and_a_run_without_a_summary_skips_the_rest() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let written = write(&llm_run(), dir.path()).unwrap();
+        assert_eq!(
+            written.files,
+            [
+                "accuracy_by_value_source.svg",
+                "llm_latency_per_turn.svg",
+                "llm_tokens_per_turn.svg",
+                "llm_cost_over_run.svg"
+            ]
+        );
+        assert!(written
+            .skipped
+            .iter()
+            .any(|s| s.starts_with("accuracy_by_turn.svg")));
+        let tokens = std::fs::read_to_string(dir.path().join("llm_tokens_per_turn.svg")).unwrap();
+        std::fs::copy(
+            dir.path().join("llm_tokens_per_turn.svg"),
+            "/tmp/tokens13.svg",
+        )
+        .unwrap();
+        for (series, colour) in [
+            ("prompt tokens", "#4271C4"),
+            ("completion tokens", "#DD8452"),
+        ] {
+            assert!(tokens.contains(series), "the legend names {series}");
+            assert!(
+                tokens.contains(&format!("stroke=\"{colour}\"")),
+                "{series} is drawn"
+            );
+        }
+        let by_source =
+            std::fs::read_to_string(dir.path().join("accuracy_by_value_source.svg")).unwrap();
+        assert!(by_source.contains("66.7% (2/3)"), "{by_source}");
+    }
 }
