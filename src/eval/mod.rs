@@ -37,8 +37,9 @@
 
 pub mod score;
 
-use crate::inspect::plots::{self, PlotError};
-use crate::inspect::{failures, InspectError, RunView};
+use crate::inspect::failures::Failures;
+use crate::inspect::plots::{self, PlotData, PlotError};
+use crate::inspect::{self, InspectError};
 use crate::run::folder;
 use crate::run::{
     ConversationRecord, GoldRecord, LlmExchangeRecord, PageRecord, RunInfo, RunObserver,
@@ -390,11 +391,16 @@ pub fn run_with(
     summary.seconds = started.elapsed().as_secs_f64();
     w.flush()?;
     drop(w);
-    // failures.md and the charts are read from the folder's records
-    let mut view = RunView::read(&options.out)?;
+    // failures.md and the charts from the folder's records, a
+    // conversation at a time
+    let mut failed = Failures::default();
+    let mut charted = PlotData::default();
+    inspect::each_conversation(&options.out, |record, turns| {
+        failed.add(&record.id, turns);
+        charted.add(record.graph.map(|g| g.observations), turns);
+    })?;
     let path = options.out.join(folder::files::FAILURES);
-    std::fs::write(&path, failures::markdown(&view))
-        .map_err(|source| EvalError::Write { path, source })?;
+    std::fs::write(&path, failed.markdown()).map_err(|source| EvalError::Write { path, source })?;
     if summary.interrupted {
         info.interrupted = true;
         write_json(options.out.join(folder::files::RUN), &info)?;
@@ -405,14 +411,15 @@ pub fn run_with(
     write_json(options.out.join(folder::files::RUN), &info)?;
     observer.finished(&info, &summary);
     // last: a chart that fails leaves the run's records complete
-    view.summary = Some(summary.clone());
-    draw(&view, &options.out)?;
+    draw(&summary, &charted, &options.out)?;
     Ok(summary)
 }
 
 /// Draws the run's charts; a panic in the drawing library is an error.
-fn draw(view: &RunView, dir: &Path) -> Result<(), EvalError> {
-    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| plots::write(view, dir)));
+fn draw(summary: &Summary, data: &PlotData, dir: &Path) -> Result<(), EvalError> {
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        plots::write(Some(summary), data, dir)
+    }));
     match drawn {
         Ok(result) => result.map(drop).map_err(EvalError::from),
         Err(_) => Err(EvalError::from(PlotError {

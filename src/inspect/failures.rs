@@ -4,41 +4,68 @@
 //! the PREFIX lines finkg declares. `eval` writes it from the run folder
 //! when a run ends.
 
-use super::{Cause, ConversationView, Planned, RunView, TurnView};
+use super::{Cause, Planned, RunView, TurnView};
 use std::fmt::Write;
+
+/// The wrong turns of a run, rendered as they come, grouped by cause.
+#[derive(Debug, Clone, Default)]
+pub struct Failures {
+    groups: Vec<(Cause, Vec<String>)>,
+    scored: usize,
+}
+
+impl Failures {
+    /// Adds a conversation's turns (the wrong ones are kept, rendered).
+    pub fn add(&mut self, id: &str, turns: &[TurnView]) {
+        for t in turns {
+            self.scored += usize::from(t.correct.is_some());
+            let Some(cause) = &t.cause else { continue };
+            let section = turn(id, t);
+            match self.groups.iter_mut().find(|(k, _)| k == cause) {
+                Some((_, sections)) => sections.push(section),
+                None => self.groups.push((cause.clone(), vec![section])),
+            }
+        }
+    }
+
+    /// The Markdown: the causes, most frequent first, each with its turns.
+    pub fn markdown(&self) -> String {
+        let mut groups: Vec<&(Cause, Vec<String>)> = self.groups.iter().collect();
+        groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+        let wrong: usize = groups.iter().map(|(_, t)| t.len()).sum();
+        let mut s = String::from("# Failures\n\n");
+        let _ = writeln!(
+            s,
+            "{wrong} wrong turns of {} scored, by cause (most frequent first). \
+             Queries are shown without the PREFIX lines finkg declares; \
+             `finkg inspect RUN_DIR ID` shows a conversation with its page.\n",
+            self.scored
+        );
+        let heading = |(cause, sections): &&(Cause, Vec<String>)| {
+            format!("{} ({})", cause.label(), sections.len())
+        };
+        for g in &groups {
+            let h = heading(g);
+            let _ = writeln!(s, "- [{h}]({})", anchor(&h));
+        }
+        s.push('\n');
+        for g in &groups {
+            let _ = writeln!(s, "## {}\n", heading(g));
+            for section in &g.1 {
+                s.push_str(section);
+            }
+        }
+        s
+    }
+}
 
 /// The Markdown of a run's wrong turns.
 pub fn markdown(view: &RunView) -> String {
-    let groups = view.misses_by_cause();
-    let wrong: usize = groups.iter().map(|(_, t)| t.len()).sum();
-    let scored = view.turns().filter(|(_, t)| t.correct.is_some()).count();
-    let mut s = String::from("# Failures\n\n");
-    let _ = writeln!(
-        s,
-        "{wrong} wrong turns of {scored} scored, by cause (most frequent first). \
-         Queries are shown without the PREFIX lines finkg declares; \
-         `finkg inspect RUN_DIR ID` shows a conversation with its page.\n"
-    );
-    for (cause, _) in &groups {
-        let h = heading(cause, &groups);
-        let _ = writeln!(s, "- [{h}]({})", anchor(&h));
+    let mut failures = Failures::default();
+    for c in &view.conversations {
+        failures.add(&c.id, &c.turns);
     }
-    s.push('\n');
-    for (cause, turns) in &groups {
-        let _ = writeln!(s, "## {}\n", heading(cause, &groups));
-        for (c, t) in turns {
-            s.push_str(&turn(c, t));
-        }
-    }
-    s
-}
-
-fn heading(cause: &Cause, groups: &[(Cause, Vec<(&ConversationView, &TurnView)>)]) -> String {
-    let n = groups
-        .iter()
-        .find(|(k, _)| k == cause)
-        .map_or(0, |(_, t)| t.len());
-    format!("{} ({n})", cause.label())
+    failures.markdown()
 }
 
 /// The GitHub-style anchor of a heading: lower case, spaces to `-`,
@@ -55,8 +82,8 @@ fn anchor(text: &str) -> String {
     a
 }
 
-fn turn(c: &ConversationView, t: &TurnView) -> String {
-    let mut s = format!("### {} — turn {}\n\n", c.id, t.turn);
+fn turn(id: &str, t: &TurnView) -> String {
+    let mut s = format!("### {id} — turn {}\n\n", t.turn);
     let _ = writeln!(s, "- question: {}", t.question);
     let answer = t
         .answer

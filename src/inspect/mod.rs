@@ -418,11 +418,7 @@ impl ConversationView {
             .iter()
             .map(|l| TurnView::from_json(&record.id, l, page.as_ref()))
             .collect();
-        turns.sort_by_key(|t| t.turn);
-        let wrong: Vec<bool> = turns.iter().map(|t| t.correct == Some(false)).collect();
-        for t in &mut turns {
-            t.cause = t.cause_given(&wrong);
-        }
+        set_causes(&mut turns);
         Self {
             id: record.id,
             turns_asked: record.turns,
@@ -433,6 +429,66 @@ impl ConversationView {
             turns,
         }
     }
+}
+
+/// Orders a conversation's turns and says why each wrong one is wrong.
+fn set_causes(turns: &mut [TurnView]) {
+    turns.sort_by_key(|t| t.turn);
+    let wrong: Vec<bool> = turns.iter().map(|t| t.correct == Some(false)).collect();
+    for t in turns.iter_mut() {
+        t.cause = t.cause_given(&wrong);
+    }
+}
+
+/// Reads a run folder's conversations one at a time, in run order, each
+/// with its turns (causes set; no page): what `eval` needs for
+/// `failures.md` and the charts without holding the whole trace.
+pub fn each_conversation(
+    dir: &Path,
+    mut f: impl FnMut(&ConversationRecord, &[TurnView]),
+) -> Result<(), InspectError> {
+    use std::io::BufRead;
+    let records: Vec<ConversationRecord> = read_lines(&dir.join(files::CONVERSATIONS))?;
+    let index: HashMap<&str, usize> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.id.as_str(), i))
+        .collect();
+    let path = dir.join(files::TRACE);
+    let read_error = |source| FolderError::Read {
+        path: path.clone(),
+        source,
+    };
+    let file = std::fs::File::open(&path).map_err(read_error)?;
+    let mut current: Option<(usize, Vec<TurnView>)> = None;
+    let mut flush = |current: &mut Option<(usize, Vec<TurnView>)>| {
+        if let Some((i, mut turns)) = current.take() {
+            set_causes(&mut turns);
+            f(&records[i], &turns);
+        }
+    };
+    for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(read_error)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Map<String, Value> =
+            serde_json::from_str(&line).map_err(|source| FolderError::Malformed {
+                path: path.clone(),
+                line: n + 1,
+                source,
+            })?;
+        let id = v.get("id").and_then(Value::as_str).unwrap_or_default();
+        // a turn of a conversation that is not committed is left out
+        let Some(&i) = index.get(id) else { continue };
+        if current.as_ref().is_some_and(|(c, _)| *c != i) {
+            flush(&mut current);
+        }
+        let turn = TurnView::from_json(id, &v, None);
+        current.get_or_insert_with(|| (i, Vec::new())).1.push(turn);
+    }
+    flush(&mut current);
+    Ok(())
 }
 
 impl TurnView {

@@ -6,8 +6,8 @@
 //! each turn and the cost over the run (a rules run has none of these:
 //! [`write`] says so).
 
-use super::{RunView, SourceLocation};
-use crate::run::Tally;
+use super::{RunView, SourceLocation, TurnView};
+use crate::run::{Summary, Tally};
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use std::path::Path;
@@ -85,15 +85,109 @@ pub struct Written {
     pub skipped: Vec<String>,
 }
 
-/// Draws every chart the run's records allow into `dir`.
-pub fn write(view: &RunView, dir: &Path) -> Result<Written, PlotError> {
+/// What the charts need beyond the [`Summary`], gathered a conversation
+/// at a time ([`PlotData::add`]) so that a run need not be held whole.
+#[derive(Debug, Clone, Default)]
+pub struct PlotData {
+    /// Turns by the page's table size ([`TABLE_SIZES`]).
+    by_table_size: [Tally; 4],
+    /// Turns by where their values were read ([`VALUE_SOURCES`]).
+    by_source: [Tally; 5],
+    /// Each LLM turn in run order: latency (ms), prompt and completion
+    /// tokens, cost (USD).
+    llm: Vec<(u64, u64, u64, f64)>,
+}
+
+const TABLE_SIZES: [&str; 4] = [
+    "up to 10 cells",
+    "11-20 cells",
+    "21-40 cells",
+    "over 40 cells",
+];
+const VALUE_SOURCES: [&str; 5] = [
+    "table only",
+    "text only",
+    "table and text",
+    "earlier turns or constants only",
+    "no value (unanswered)",
+];
+
+impl PlotData {
+    /// The data of a whole run.
+    pub fn of(view: &RunView) -> Self {
+        let mut data = Self::default();
+        for c in &view.conversations {
+            data.add(c.graph.map(|g| g.observations), &c.turns);
+        }
+        data
+    }
+
+    /// Adds a conversation: the cells of its page's table (`None` when it
+    /// failed to load) and its turns.
+    pub fn add(&mut self, cells: Option<usize>, turns: &[TurnView]) {
+        for t in turns {
+            if let Some(u) = t.usage {
+                self.llm.push((
+                    t.llm_latency_ms,
+                    u.prompt_tokens,
+                    u.completion_tokens,
+                    u.cost_usd,
+                ));
+            }
+            let Some(ok) = t.correct else { continue };
+            if let Some(cells) = cells {
+                let bin = match cells {
+                    0..=10 => 0,
+                    11..=20 => 1,
+                    21..=40 => 2,
+                    _ => 3,
+                };
+                self.by_table_size[bin].add(ok);
+            }
+            self.by_source[value_source(t)].add(ok);
+        }
+    }
+}
+
+/// Where a turn's values were read, as an index of [`VALUE_SOURCES`].
+fn value_source(t: &TurnView) -> usize {
+    let mut table = false;
+    let mut text = false;
+    for v in &t.values {
+        match v.location {
+            Some(SourceLocation::Cell { .. } | SourceLocation::HeaderNumber { .. }) => table = true,
+            Some(SourceLocation::Sentence { .. }) => text = true,
+            _ => {}
+        }
+    }
+    match (table, text, t.values.is_empty()) {
+        (true, false, _) => 0,
+        (false, true, _) => 1,
+        (true, true, _) => 2,
+        (false, false, false) => 3,
+        (false, false, true) => 4,
+    }
+}
+
+/// The non-empty groups, labelled.
+fn bars(labels: &[&str], tallies: &[Tally]) -> Vec<Bar> {
+    labels
+        .iter()
+        .zip(tallies)
+        .filter(|(_, t)| t.total > 0)
+        .map(|(l, t)| (l.to_string(), *t))
+        .collect()
+}
+
+/// Draws every chart the run's summary and data allow into `dir`.
+pub fn write(summary: Option<&Summary>, data: &PlotData, dir: &Path) -> Result<Written, PlotError> {
     let mut written = Written::default();
     let bar_charts = [
-        (BY_TURN, by_turn(view)),
-        (BY_OPERATION, by_operation(view)),
-        (BY_TABLE_SIZE, by_table_size(view)),
-        (BY_SOURCE, by_source(view)),
-        (BY_FEATURE, by_feature(view)),
+        (BY_TURN, by_turn(summary)),
+        (BY_OPERATION, by_operation(summary)),
+        (BY_TABLE_SIZE, bars(&TABLE_SIZES, &data.by_table_size)),
+        (BY_SOURCE, bars(&VALUE_SOURCES, &data.by_source)),
+        (BY_FEATURE, by_feature(summary)),
     ];
     for (plot, bars) in bar_charts {
         if bars.is_empty() {
@@ -105,19 +199,7 @@ pub fn write(view: &RunView, dir: &Path) -> Result<Written, PlotError> {
         bar_chart(&dir.join(plot.file), plot, &bars)?;
         written.files.push(plot.file.into());
     }
-    let llm: Vec<(u64, u64, u64, f64)> = view
-        .turns()
-        .filter_map(|(_, t)| {
-            t.usage.map(|u| {
-                (
-                    t.llm_latency_ms,
-                    u.prompt_tokens,
-                    u.completion_tokens,
-                    u.cost_usd,
-                )
-            })
-        })
-        .collect();
+    let llm = &data.llm;
     if llm.is_empty() {
         written.skipped.push(
             "LLM latency, tokens and cost: the trace holds no LLM exchange (a rules run)".into(),
@@ -157,8 +239,8 @@ pub fn write(view: &RunView, dir: &Path) -> Result<Written, PlotError> {
 /// One bar: a label and its turns.
 type Bar = (String, Tally);
 
-fn by_turn(view: &RunView) -> Vec<Bar> {
-    match &view.summary {
+fn by_turn(summary: Option<&Summary>) -> Vec<Bar> {
+    match summary {
         Some(s) => s
             .by_turn
             .iter()
@@ -168,8 +250,8 @@ fn by_turn(view: &RunView) -> Vec<Bar> {
     }
 }
 
-fn by_operation(view: &RunView) -> Vec<Bar> {
-    let Some(s) = &view.summary else {
+fn by_operation(summary: Option<&Summary>) -> Vec<Bar> {
+    let Some(s) = summary else {
         return Vec::new();
     };
     let mut ops: Vec<Bar> = s
@@ -182,87 +264,11 @@ fn by_operation(view: &RunView) -> Vec<Bar> {
     ops
 }
 
-fn by_feature(view: &RunView) -> Vec<Bar> {
-    match &view.summary {
+fn by_feature(summary: Option<&Summary>) -> Vec<Bar> {
+    match summary {
         Some(s) => s.by_feature.iter().map(|(f, t)| (f.clone(), *t)).collect(),
         None => Vec::new(),
     }
-}
-
-/// Tallies scored turns into the labelled groups `group` puts them in,
-/// in the order of `labels`; empty groups are left out.
-fn tally_by(
-    view: &RunView,
-    labels: &[&str],
-    group: impl Fn(&super::ConversationView, &super::TurnView) -> Option<usize>,
-) -> Vec<Bar> {
-    let mut tallies = vec![Tally::default(); labels.len()];
-    for (c, t) in view.turns() {
-        let (Some(ok), Some(i)) = (t.correct, group(c, t)) else {
-            continue;
-        };
-        tallies[i].add(ok);
-    }
-    labels
-        .iter()
-        .zip(tallies)
-        .filter(|(_, t)| t.total > 0)
-        .map(|(l, t)| (l.to_string(), t))
-        .collect()
-}
-
-fn by_table_size(view: &RunView) -> Vec<Bar> {
-    tally_by(
-        view,
-        &[
-            "up to 10 cells",
-            "11-20 cells",
-            "21-40 cells",
-            "over 40 cells",
-        ],
-        |c, _| {
-            let cells = c.graph?.observations;
-            Some(match cells {
-                0..=10 => 0,
-                11..=20 => 1,
-                21..=40 => 2,
-                _ => 3,
-            })
-        },
-    )
-}
-
-fn by_source(view: &RunView) -> Vec<Bar> {
-    tally_by(
-        view,
-        &[
-            "table only",
-            "text only",
-            "table and text",
-            "earlier turns or constants only",
-            "no value (unanswered)",
-        ],
-        |_, t| {
-            let mut table = false;
-            let mut text = false;
-            for v in &t.values {
-                match v.location {
-                    Some(SourceLocation::Cell { .. } | SourceLocation::HeaderNumber { .. }) => {
-                        table = true
-                    }
-                    Some(SourceLocation::Sentence { .. }) => text = true,
-                    _ => {}
-                }
-            }
-            Some(match (table, text, t.values.is_empty()) {
-                (true, false, _) => 0,
-                (false, true, _) => 1,
-                (true, true, _) => 2,
-                (false, false, false) => 3,
-                (false, false, true) => 4,
-            })
-        },
-    )
 }
 
 fn fail(plot: PlotFile) -> impl Fn(String) -> PlotError {
@@ -446,7 +452,8 @@ mod tests {
     #[test]
     fn llm_turns_are_charted_and_a_run_without_a_summary_skips_the_rest() {
         let dir = tempfile::TempDir::new().unwrap();
-        let written = write(&llm_run(), dir.path()).unwrap();
+        let run = llm_run();
+        let written = write(run.summary.as_ref(), &PlotData::of(&run), dir.path()).unwrap();
         assert_eq!(
             written.files,
             [
