@@ -1063,6 +1063,8 @@ fn subcommand_help_lists_the_options() {
         ),
         ("kg", &["--format", "turtle", "nquads", "--all", "--id"]),
         ("query", &["--format", "json", "csv", "--id", "--queries"]),
+        ("inspect", &["RUN_DIR", "[ID]", "--failed", "--json"]),
+        ("chat", &["FILE", "--id", "--planner", "--llm-model"]),
     ];
     for (sub, options) in cases {
         let out = stdout_of(finkg().args([*sub, "--help"]));
@@ -1073,6 +1075,15 @@ fn subcommand_help_lists_the_options() {
             );
         }
     }
+    // the MongoDB options under their own heading, not the LLM planner's
+    let out = stdout_of(finkg().args(["eval", "--help"]));
+    let mongo = out
+        .split("MongoDB export:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no MongoDB heading:\n{out}"));
+    assert!(mongo.contains("--mongo-uri") && mongo.contains("--mongo-triples"));
+    let before = out.split("MongoDB export:").next().unwrap();
+    assert!(!before.contains("--mongo-uri"), "{out}");
 }
 
 #[test]
