@@ -201,6 +201,17 @@ enum Command {
         #[arg(long, value_enum, default_value = "table")]
         format: ResultsOut,
     },
+    /// Serve the pages of FILE... over HTTP: a SPARQL 1.1 Protocol endpoint
+    /// at /sparql (each page a named graph; read-only, guarded, limited)
+    /// and a web page at / to read a report and ask it questions.
+    Serve {
+        /// ConvFinQA files: every conversation of each is loaded.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The address to listen on (port 0: any free port).
+        #[arg(long, default_value = finkg::serve::DEFAULT_ADDR)]
+        addr: std::net::SocketAddr,
+    },
     /// Learn the metric lexicon, or check the ontology folder.
     Ontology {
         #[command(subcommand)]
@@ -358,6 +369,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format),
             (None, None) => Err(CliError::new("give a query or --queries")),
         },
+        Command::Serve { files, addr } => finkg::cli::serve::run(&files, addr),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),
             OntologyAction::Check { dir } => ontology::check(&dir),

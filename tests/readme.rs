@@ -166,13 +166,16 @@ fn run(command: &str, dir: &Path) -> String {
 }
 
 /// Commands not run here: they write files of the tree, need a server or
-/// a model, or take long (`inspect` is checked by a test of its own below).
-const NOT_RUN: [&str; 5] = [
+/// a model, run until stopped, or take long (`inspect` is checked by a
+/// test of its own below, `serve` by tests/serve.rs).
+const NOT_RUN: [&str; 7] = [
     "finkg eval",
     "finkg ontology build",
     "--planner llm",
     "finkg export",
     "finkg inspect",
+    "finkg serve",
+    "curl ",
 ];
 
 /// A fresh folder that sees the crate's `data/` and `ontology/`, where the
@@ -290,4 +293,30 @@ fn the_interop_triple_count_is_the_public_splits_export() {
     );
     let quads = nquads.lines().filter(|l| !l.trim().is_empty()).count();
     assert_eq!(figure(&readme(), "triples:"), quads);
+}
+
+#[test]
+fn the_eval_example_shows_todays_accuracy() {
+    let readme = readme();
+    let examples = examples(&readme);
+    let e = examples
+        .iter()
+        .find(|e| e.command == "finkg eval data/convfinqa_dev_public.json --out runs/public")
+        .expect("the README shows the public split's eval");
+    let dir = workspace();
+    let out = run(&format!("{} --no-progress", e.command), dir.path());
+    // the time the run took is the machine's, not the code's
+    let untimed = |l: &str| match l.strip_prefix("unanswered turns:") {
+        Some(_) => l.rsplit_once("; ").map_or(l, |(head, _)| head).to_string(),
+        None => l.trim_end().to_string(),
+    };
+    let actual: Vec<String> = out.lines().map(untimed).collect();
+    let expected: Vec<String> = e.output.iter().map(|l| untimed(l)).collect();
+    assert!(e.cut, "the README cuts the report short");
+    assert_eq!(
+        &actual[..expected.len().min(actual.len())],
+        &expected[..],
+        "README.md line {}: the eval report differs",
+        e.line
+    );
 }

@@ -122,12 +122,12 @@ pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
         let exported = mongo::finish_live(live, &out)?;
         writeln!(stdout, "{exported}")?;
     }
-    Ok(eval_exit(&summary))
+    Ok(exit_code(&summary))
 }
 
 /// A run's exit code: 1 when a failure no retry mends halted it (the LLM
 /// circuit breaker, a rejected key) or when no turn was answered, else 0.
-pub fn eval_exit(summary: &crate::run::Summary) -> ExitCode {
+pub fn exit_code(summary: &crate::run::Summary) -> ExitCode {
     let halted = summary
         .stopped
         .as_deref()

@@ -2,6 +2,7 @@
 //! body and its printing. `src/main.rs` holds only the argument
 //! definitions and the dispatch.
 //!
+//! - [`eval`]: `eval`'s exit code;
 //! - [`planners`]: the planner options and the planners they make;
 //! - [`solve`]: `solve`, a conversation turn by turn, printed;
 //! - [`chat`]: `chat`, questions of one's own over a page, with commands;
@@ -10,7 +11,8 @@
 //! - [`query`]: `query`, one query or a JSON Lines batch of them;
 //! - [`ontology`]: `ontology build|check`;
 //! - [`mongo`]: `eval --mongo-uri` and `export` (refused without the
-//!   `mongodb` feature).
+//!   `mongodb` feature);
+//! - [`serve`]: `serve`, the pages over HTTP ([`crate::serve`]).
 
 pub mod chat;
 pub mod eval;
@@ -19,6 +21,7 @@ pub mod mongo;
 pub mod ontology;
 pub mod planners;
 pub mod query;
+pub mod serve;
 pub mod solve;
 
 use crate::dataset::{self, Conversation, Example};

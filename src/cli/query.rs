@@ -7,8 +7,8 @@ use crate::dataset::Conversation;
 use crate::kg::{GuardedQuery, KgStore, QueryOutput};
 use crate::trace::error_chain;
 use clap::ValueEnum;
-use oxigraph::model::{Term, Variable};
-use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
+use oxigraph::model::Term;
+use oxigraph::sparql::results::QueryResultsFormat;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::Path;
@@ -85,28 +85,7 @@ pub fn write_results(
     output: QueryOutput,
     format: QueryResultsFormat,
 ) -> io::Result<()> {
-    match output {
-        QueryOutput::Boolean(b) => {
-            QueryResultsSerializer::from_format(format).serialize_boolean_to_writer(out, b)?;
-        }
-        QueryOutput::Solutions { variables, rows } => {
-            let vars: Vec<Variable> = variables
-                .iter()
-                .map(|v| Variable::new_unchecked(v.as_str()))
-                .collect();
-            let mut ser = QueryResultsSerializer::from_format(format)
-                .serialize_solutions_to_writer(out, vars.clone())?;
-            for row in &rows {
-                ser.serialize(
-                    vars.iter()
-                        .zip(row)
-                        .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
-                )?;
-            }
-            ser.finish()?;
-        }
-    }
-    Ok(())
+    output.write(out, format)
 }
 
 /// `query`: one query against a conversation's graph, printed as a table or

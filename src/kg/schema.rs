@@ -54,6 +54,10 @@ pub struct FactEntry {
     pub raw: String,
     /// The year it is about, when clear.
     pub year: Option<i32>,
+    /// It is a change the sentence states (`fk:isChange`).
+    pub is_change: bool,
+    /// The other years it is about (`fk:alsoYear`).
+    pub also_years: Vec<i32>,
     /// It reads as a year or a day of a date.
     pub is_year_mention: bool,
     /// Printed as a percentage.
@@ -251,11 +255,11 @@ impl Schema {
         for r in rows(
             kg,
             &format!(
-                "SELECT ?si ?ti ?value ?raw ?ctx ?year ?isyear ?unit ?scale WHERE {{ GRAPH {g} {{
+                "SELECT ?si ?ti ?value ?raw ?ctx ?year ?isyear ?unit ?scale ?change WHERE {{ GRAPH {g} {{
                    ?f a fk:TextFact ; fk:sentence ?s ; fk:tokenIndex ?ti ; fk:value ?value ; fk:rawValue ?raw ;
                       fk:context ?ctx ; fk:isYearMention ?isyear .
                    ?s fk:index ?si .
-                   OPTIONAL {{ ?f fk:year ?year }} OPTIONAL {{ ?f fk:unit ?unit }} OPTIONAL {{ ?f fk:scale ?scale }} }} }}
+                   OPTIONAL {{ ?f fk:year ?year }} OPTIONAL {{ ?f fk:unit ?unit }} OPTIONAL {{ ?f fk:scale ?scale }} OPTIONAL {{ ?f fk:isChange ?change }} }} }}
                  ORDER BY ?si ?ti"
             ),
         )? {
@@ -271,10 +275,35 @@ impl Schema {
                 value,
                 raw: text(&r[3]),
                 year: number(&r[5]),
+                is_change: text(&r[9]) == "true",
+                also_years: Vec::new(),
                 is_year_mention: text(&r[6]) == "true",
                 percent: text(&r[7]).ends_with("#Percent"),
                 scale: scale_named(&scale),
             });
+        }
+        for r in rows(
+            kg,
+            &format!(
+                "SELECT ?si ?ti ?year WHERE {{ GRAPH {g} {{
+                   ?f a fk:TextFact ; fk:sentence ?s ; fk:tokenIndex ?ti ; fk:alsoYear ?year .
+                   ?s fk:index ?si }} }} ORDER BY ?si ?ti ?year"
+            ),
+        )? {
+            let (Some(sentence), Some(token), Some(year)) = (
+                number::<usize>(&r[0]),
+                number::<usize>(&r[1]),
+                number::<i32>(&r[2]),
+            ) else {
+                continue;
+            };
+            if let Some(f) = schema
+                .facts
+                .iter_mut()
+                .find(|f| f.sentence == sentence && f.token == token)
+            {
+                f.also_years.push(year);
+            }
         }
         Ok(schema)
     }

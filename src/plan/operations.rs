@@ -13,7 +13,8 @@ use super::rules::RulesPlanner;
 use super::sum::SumTerms;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::Scale;
+use crate::turn::{MetricType, Scale};
+use crate::words::content_words;
 use rust_decimal::Decimal;
 
 impl RulesPlanner {
@@ -37,6 +38,9 @@ impl RulesPlanner {
             let formula = self.change_pair_formula(b, Operation::Change, x, y)?;
             return Ok((Operation::Change, formula));
         }
+        if let Some(formula) = self.percent_restatement(t, b) {
+            return Ok((Operation::Product, formula?));
+        }
         let formula = match r.op {
             Operation::Lookup => self.lookup_formula(t, b)?,
             Operation::Product if r.constants.is_empty() => self.product_of_mentions(t, b)?,
@@ -48,6 +52,40 @@ impl RulesPlanner {
             Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
         };
         Ok((r.op, formula))
+    }
+
+    /// "what about in percentage?" after a ratio: the ratio times 100, when
+    /// the question names nothing else.
+    fn percent_restatement(
+        &self,
+        t: &Turn<'_>,
+        b: &mut PlanBuilder,
+    ) -> Option<Result<String, PlanError>> {
+        let r = &t.r;
+        if r.op != Operation::Ratio || !r.constants.is_empty() {
+            return None;
+        }
+        let (before, after) = split_at_first(&r.text, &self.cues.percent_restatement)?;
+        let names_nothing = content_words(after).is_empty()
+            && self
+                .cues
+                .specific(&self.cues.mention_words(before))
+                .is_empty();
+        let last = t.history.last().filter(|h| {
+            matches!(
+                h.metric_type,
+                MetricType::Ratio | MetricType::PercentageChange
+            )
+        })?;
+        if !names_nothing {
+            return None;
+        }
+        let a = b.add("base", reference_operand(last));
+        let n = b.constant("n", Decimal::ONE_HUNDRED);
+        Some(
+            self.formulas
+                .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]),
+        )
     }
 
     /// One value; "what was the total, in thousands?" of "$ 8.5 million"
