@@ -19,6 +19,10 @@
 //!   folders, and `mongo` (with the
 //!   `mongodb` feature) exports runs to MongoDB, as they go or from a run
 //!   folder.
+//! - [`inspect`] reads a run folder back into typed structs (overview,
+//!   conversations, turns with answer, gold, plan, values and their
+//!   sources) and renders them: text for `finkg inspect`, `failures.md`,
+//!   the run's SVG plots; `eval` writes the last two through it.
 //! - [`serve`] serves the pages over HTTP: a SPARQL 1.1 Protocol endpoint
 //!   and a web page to ask a report questions.
 //! - [`cli`] does the work of each `finkg` subcommand and its printing;
@@ -28,6 +32,7 @@ pub mod cli;
 pub mod dataset;
 pub mod eval;
 pub mod exec;
+pub mod inspect;
 pub mod kg;
 pub mod lexicon;
 pub mod llm;

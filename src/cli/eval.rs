@@ -1,11 +1,133 @@
-//! `finkg eval`'s exit code, read from the run's summary.
+//! `finkg eval`: answer a dataset, score it, write the run folder (and,
+//! with `--mongo-uri`, the MongoDB export as it goes), print the report.
 
-use crate::run::Summary;
+use super::planners::{make_planners, PlannerArgs};
+use super::{load, mongo, CliError};
+use crate::eval::{self, EvalOptions};
+use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// What `finkg eval` was asked.
+pub struct EvalRequest {
+    /// The dataset (with `resume`: the run's own by default).
+    pub dataset: Option<PathBuf>,
+    /// The run folder.
+    pub out: PathBuf,
+    /// The interrupted run to finish.
+    pub resume: Option<PathBuf>,
+    /// Overwrite the run the folder holds.
+    pub force: bool,
+    /// Only the first N conversations.
+    pub limit: Option<usize>,
+    /// Show the progress bar.
+    pub progress: bool,
+    /// Conversations in flight at once.
+    pub jobs: usize,
+    /// The planner options.
+    pub planner: PlannerArgs,
+    /// Also write the run to MongoDB.
+    pub mongo_uri: Option<String>,
+    /// With `mongo_uri`: also the triples.
+    pub mongo_triples: bool,
+}
+
+/// Runs `finkg eval`.
+pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
+    let EvalRequest {
+        dataset,
+        out,
+        resume,
+        force,
+        limit,
+        jobs,
+        planner,
+        mongo_uri,
+        mongo_triples,
+        ..
+    } = req;
+    let mut live = mongo::live(mongo_uri.as_deref(), mongo_triples)?;
+    let resuming = resume.is_some();
+    let (out, dataset, limit) = match resume {
+        Some(dir) => {
+            let path = dir.join("run.json");
+            let info: crate::run::RunInfo = std::fs::read_to_string(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+                .map_err(|e| CliError::new(format!("cannot resume: {}: {e}", path.display())))?;
+            let dataset = dataset
+                .or_else(|| info.dataset.map(PathBuf::from))
+                .ok_or_else(|| CliError::new("the run names no dataset; give it"))?;
+            (dir, dataset, info.limit)
+        }
+        None => (out, dataset.expect("clap requires it"), limit),
+    };
+    let examples = load(&dataset)?;
+    if !examples.iter().any(|e| e.gold.is_some()) {
+        return Err(CliError::new(format!(
+            "{}: no conversation has gold answers, so there is nothing to score",
+            dataset.display()
+        ))
+        .with_hint("`finkg solve` answers a file without gold"));
+    }
+    if jobs == 0 {
+        return Err(CliError::new("--jobs must be at least 1"));
+    }
+    let workers = make_planners(&planner, jobs)?;
+    let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // a second signal ends the process at once
+        signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
+            .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()))
+            .map_err(|e| CliError::new(format!("cannot handle signals: {e}")))?;
+    }
+    let options = EvalOptions {
+        out: out.clone(),
+        dataset: Some(dataset.clone()),
+        limit,
+        progress: req.progress,
+        resume: resuming,
+        force,
+        interrupt: Some(interrupt),
+    };
+    let summary = match live.as_mut() {
+        Some(observer) => eval::run_with(&examples, workers, &options, observer),
+        None => eval::run(&examples, workers, &options),
+    }?;
+    let mut stdout = io::stdout().lock();
+    if summary.interrupted {
+        writeln!(
+            stdout,
+            "interrupted after {} conversations; finish with: finkg eval --resume {}",
+            summary.conversations,
+            out.display()
+        )?;
+        return Ok(ExitCode::from(130));
+    }
+    write!(stdout, "{}", eval::report(&summary))?;
+    writeln!(stdout, "\nrun folder: {}", out.display())?;
+    let charts: Vec<&str> = crate::inspect::plots::PLOTS
+        .iter()
+        .map(|p| p.file)
+        .filter(|f| out.join(f).is_file())
+        .collect();
+    let llm_note = if summary.llm.is_none() {
+        " (LLM latency, tokens and cost: none, no LLM exchange in this run)"
+    } else {
+        ""
+    };
+    writeln!(stdout, "plots: {}{llm_note}", charts.join(", "))?;
+    writeln!(stdout, "look at it: finkg inspect {}", out.display())?;
+    if let Some(live) = live {
+        let exported = mongo::finish_live(live, &out)?;
+        writeln!(stdout, "{exported}")?;
+    }
+    Ok(exit_code(&summary))
+}
 
 /// A run's exit code: 1 when a failure no retry mends halted it (the LLM
 /// circuit breaker, a rejected key) or when no turn was answered, else 0.
-pub fn exit_code(summary: &Summary) -> ExitCode {
+pub fn exit_code(summary: &crate::run::Summary) -> ExitCode {
     let halted = summary
         .stopped
         .as_deref()

@@ -98,9 +98,7 @@ pub fn query(
 ) -> Result<ExitCode, CliError> {
     let conversation = pick_conversation(file, id)?;
     let kg = KgStore::build(&conversation)?;
-    let text = format!("{}{sparql}", crate::vocab::sparql_prefixes());
-    let query = GuardedQuery::parse(&text)?;
-    let output = kg.query(&query)?;
+    let output = run_query(&kg, sparql)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let results_format = match format {
         ResultsOut::Table => None,
@@ -117,7 +115,25 @@ pub fn query(
                 writeln!(out)?;
             }
         }
-        (QueryOutput::Solutions { variables, rows }, None) => {
+        (output, None) => write_table(&mut out, output)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs a query (the finkg prefixes predeclared) through the guard
+/// against a page's graph.
+pub fn run_query(kg: &KgStore, sparql: &str) -> Result<QueryOutput, CliError> {
+    let text = format!("{}{sparql}", crate::vocab::sparql_prefixes());
+    let query = GuardedQuery::parse(&text)?;
+    Ok(kg.query(&query)?)
+}
+
+/// Writes query results as a readable table (`true`/`false` for ASK).
+pub fn write_table(out: &mut impl Write, output: QueryOutput) -> io::Result<()> {
+    match output {
+        QueryOutput::Boolean(b) => writeln!(out, "{b}")?,
+        QueryOutput::Solutions { variables, rows } => {
             let cells: Vec<Vec<String>> = rows
                 .iter()
                 .map(|r| {
@@ -167,8 +183,7 @@ pub fn query(
             writeln!(out, "({} rows)", rows.len())?;
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn show_term(t: &Term) -> String {

@@ -14,8 +14,11 @@
 //! - `conversations.jsonl` — one [`ConversationRecord`] a conversation
 //!   (turns, right turns, graph statistics);
 //! - `summary.json` — the [`Summary`];
-//! - `failures.md` — each miss with its question, answer, gold, plan,
-//!   SPARQL, bindings and formula.
+//! - `pages.jsonl` — one [`PageRecord`] a conversation (its table and
+//!   sentences, for `finkg inspect`);
+//! - `failures.md` — the misses grouped by cause, each with its question,
+//!   answer, gold, plan, SPARQL, bindings and formula, written from the
+//!   folder when the run ends ([`crate::inspect::failures`]).
 //!
 //! A conversation is committed by its line in `conversations.jsonl`,
 //! written and flushed only after its lines in the other files are: after
@@ -34,10 +37,13 @@
 
 pub mod score;
 
+use crate::inspect::failures::Failures;
+use crate::inspect::plots::{self, PlotData, PlotError};
+use crate::inspect::{self, InspectError};
 use crate::run::folder;
 use crate::run::{
-    ConversationRecord, GoldRecord, LlmExchangeRecord, RunInfo, RunObserver, ScoredTurn, Summary,
-    Tally,
+    ConversationRecord, GoldRecord, LlmExchangeRecord, PageRecord, RunInfo, RunObserver,
+    ScoredTurn, Summary, Tally,
 };
 
 use crate::dataset::{Example, Features, Gold};
@@ -74,6 +80,12 @@ pub enum EvalError {
         /// The run it holds.
         run_id: String,
     },
+    /// The folder's records could not be read back (for `failures.md`).
+    #[error("cannot read the run folder back")]
+    ReadBack(#[from] InspectError),
+    /// A chart could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
     /// The folder cannot be resumed.
     #[error("cannot resume `{}`: {why}", path.display())]
     Resume {
@@ -119,7 +131,7 @@ struct Writers {
     trace: BufWriter<File>,
     llm: BufWriter<File>,
     conversations: BufWriter<File>,
-    failures: BufWriter<File>,
+    pages: BufWriter<File>,
     dir: PathBuf,
 }
 
@@ -266,13 +278,6 @@ pub fn run_with(
         for name in RECORD_FILES {
             create(&options.out, name)?;
         }
-        let mut failures = append(&options.out, folder::files::FAILURES)?;
-        writeln!(failures, "# Failures\n")
-            .and_then(|()| failures.flush())
-            .map_err(|source| EvalError::Write {
-                path: options.out.join(folder::files::FAILURES),
-                source,
-            })?;
         (info, 0)
     };
     write_json(options.out.join(folder::files::RUN), &info)?;
@@ -281,7 +286,7 @@ pub fn run_with(
         trace: append(&options.out, folder::files::TRACE)?,
         llm: append(&options.out, folder::files::LLM_EXCHANGES)?,
         conversations: append(&options.out, folder::files::CONVERSATIONS)?,
-        failures: append(&options.out, folder::files::FAILURES)?,
+        pages: append(&options.out, folder::files::PAGES)?,
         dir: options.out.clone(),
     };
     observer.started(&info);
@@ -360,7 +365,9 @@ pub fn run_with(
                     .as_ref()
                     .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
                 let features = example.gold.as_ref().map(|g| &g.features);
-                written = write_conversation(&mut summary, &mut w, &record, &scored, features);
+                let page = PageRecord::of(conv);
+                written =
+                    write_conversation(&mut summary, &mut w, &record, &page, &scored, features);
                 if written.is_ok() {
                     observer.conversation(&record, &scored);
                 }
@@ -383,6 +390,17 @@ pub fn run_with(
     summary.stopped = stopped.filter(|_| !summary.interrupted);
     summary.seconds = started.elapsed().as_secs_f64();
     w.flush()?;
+    drop(w);
+    // failures.md and the charts from the folder's records, a
+    // conversation at a time
+    let mut failed = Failures::default();
+    let mut charted = PlotData::default();
+    inspect::each_conversation(&options.out, |record, turns| {
+        failed.add(&record.id, turns);
+        charted.add(record.graph.map(|g| g.observations), turns);
+    })?;
+    let path = options.out.join(folder::files::FAILURES);
+    std::fs::write(&path, failed.markdown()).map_err(|source| EvalError::Write { path, source })?;
     if summary.interrupted {
         info.interrupted = true;
         write_json(options.out.join(folder::files::RUN), &info)?;
@@ -392,7 +410,23 @@ pub fn run_with(
     info.finished = Some(folder::utc_timestamp(std::time::SystemTime::now()));
     write_json(options.out.join(folder::files::RUN), &info)?;
     observer.finished(&info, &summary);
+    // last: a chart that fails leaves the run's records complete
+    draw(&summary, &charted, &options.out)?;
     Ok(summary)
+}
+
+/// Draws the run's charts; a panic in the drawing library is an error.
+fn draw(summary: &Summary, data: &PlotData, dir: &Path) -> Result<(), EvalError> {
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        plots::write(Some(summary), data, dir)
+    }));
+    match drawn {
+        Ok(result) => result.map(drop).map_err(EvalError::from),
+        Err(_) => Err(EvalError::from(PlotError {
+            file: "the run's charts".into(),
+            why: "the drawing library failed".into(),
+        })),
+    }
 }
 
 /// The files of a run's records, `run.json` and `summary.json` aside.
@@ -401,7 +435,7 @@ const RECORD_FILES: [&str; 5] = [
     folder::files::TRACE,
     folder::files::LLM_EXCHANGES,
     folder::files::CONVERSATIONS,
-    folder::files::FAILURES,
+    folder::files::PAGES,
 ];
 
 fn append(dir: &Path, name: &str) -> Result<BufWriter<File>, EvalError> {
@@ -420,7 +454,12 @@ fn clear(dir: &Path, force: bool) -> Result<(), EvalError> {
     let run = dir.join(folder::files::RUN);
     let mut held = RECORD_FILES
         .iter()
-        .chain([&folder::files::SUMMARY, &folder::files::RUN])
+        .chain([
+            &folder::files::SUMMARY,
+            &folder::files::RUN,
+            &folder::files::FAILURES,
+        ])
+        .chain(plots::PLOTS.iter().map(|p| &p.file))
         .map(|name| dir.join(name))
         .filter(|p| p.exists())
         .peekable();
@@ -520,22 +559,7 @@ fn resume(
     let predictions = keep_lines(folder::files::PREDICTIONS)?;
     let trace = keep_lines(folder::files::TRACE)?;
     let llm = keep_lines(folder::files::LLM_EXCHANGES)?;
-    // failures.md: the header, then the sections of kept conversations
-    let mut failures = String::from("# Failures\n\n");
-    let old_failures = read(folder::files::FAILURES)?;
-    let starts: Vec<usize> = old_failures
-        .match_indices("## ")
-        .map(|(p, _)| p)
-        .filter(|&p| p == 0 || old_failures.as_bytes()[p - 1] == b'\n')
-        .chain([old_failures.len()])
-        .collect();
-    for pair in starts.windows(2) {
-        let section = &old_failures[pair[0]..pair[1]];
-        let id = section[3..].split(" — turn ").next().unwrap_or_default();
-        if ids.contains(id) && section.ends_with("\n\n") {
-            failures.push_str(section);
-        }
-    }
+    let pages = keep_lines(folder::files::PAGES)?;
     // the scores of the kept conversations, in order
     let mut turns: BTreeMap<&str, Vec<TurnScore>> = BTreeMap::new();
     let trace_values: Vec<serde_json::Value> = trace
@@ -559,7 +583,7 @@ fn resume(
         (folder::files::PREDICTIONS, &predictions),
         (folder::files::TRACE, &trace),
         (folder::files::LLM_EXCHANGES, &llm),
-        (folder::files::FAILURES, &failures),
+        (folder::files::PAGES, &pages),
         // last: the commit record
         (folder::files::CONVERSATIONS, &conversations),
     ] {
@@ -569,12 +593,12 @@ fn resume(
             .and_then(|()| std::fs::rename(&tmp, &path))
             .map_err(|source| EvalError::Write { path, source })?;
     }
-    let summary_path = dir.join(folder::files::SUMMARY);
-    if summary_path.exists() {
-        std::fs::remove_file(&summary_path).map_err(|source| EvalError::Write {
-            path: summary_path,
-            source,
-        })?;
+    // rewritten when the run ends
+    for name in [folder::files::SUMMARY, folder::files::FAILURES] {
+        let path = dir.join(name);
+        if path.exists() {
+            std::fs::remove_file(&path).map_err(|source| EvalError::Write { path, source })?;
+        }
     }
     info.interrupted = false;
     Ok((info, kept.len()))
@@ -707,9 +731,7 @@ impl Writers {
         self.llm
             .flush()
             .map_err(self.io(folder::files::LLM_EXCHANGES))?;
-        self.failures
-            .flush()
-            .map_err(self.io(folder::files::FAILURES))?;
+        self.pages.flush().map_err(self.io(folder::files::PAGES))?;
         self.conversations
             .flush()
             .map_err(self.io(folder::files::CONVERSATIONS))
@@ -722,9 +744,12 @@ fn write_conversation(
     summary: &mut Summary,
     w: &mut Writers,
     record: &ConversationRecord,
+    page: &PageRecord,
     scored: &[ScoredTurn<'_>],
     features: Option<&Features>,
 ) -> Result<(), EvalError> {
+    let line = serde_json::to_string(page).unwrap_or_default();
+    writeln!(w.pages, "{line}").map_err(w.io(folder::files::PAGES))?;
     for s in scored {
         let t = s.trace;
         let line = serde_json::to_string(&Prediction {
@@ -747,9 +772,6 @@ fn write_conversation(
             .unwrap_or_default();
             writeln!(w.llm, "{line}").map_err(w.io(folder::files::LLM_EXCHANGES))?;
         }
-        if let (Some(g), Some(false)) = (&s.gold, s.correct) {
-            write_failure(w, t, g)?;
-        }
     }
     w.flush()?;
     let line = serde_json::to_string(record).unwrap_or_default();
@@ -760,45 +782,6 @@ fn write_conversation(
     let scores: Vec<TurnScore> = scored.iter().map(TurnScore::of).collect();
     tally(summary, &scores, features);
     Ok(())
-}
-
-fn write_failure(w: &mut Writers, t: &TurnTrace, g: &GoldRecord) -> Result<(), EvalError> {
-    let gold = match g.answer {
-        crate::turn::Answer::Number(d) => d.to_string(),
-        other => other.to_string(),
-    };
-    let (text, ops) = (&g.text, &g.operations);
-    let mut s = format!("## {} — turn {}\n\n", t.id, t.turn);
-    s.push_str(&format!("- question: {}\n", t.question));
-    s.push_str(&format!(
-        "- answer: {}\n",
-        t.answer
-            .map(|a| a.to_string())
-            .unwrap_or_else(|| "none".into())
-    ));
-    s.push_str(&format!("- gold: {gold} (`{text}`, {ops})\n"));
-    if let Some(e) = &t.error {
-        s.push_str(&format!("- error: {e}\n"));
-    }
-    if let Some(plan) = &t.plan {
-        s.push_str(&format!(
-            "- plan: `{}`\n",
-            serde_json::to_string(plan).unwrap_or_default()
-        ));
-    }
-    for v in &t.values {
-        s.push_str(&format!(
-            "- `{}` = {} — {} — from {}\n",
-            v.name, v.value, v.description, v.source
-        ));
-    }
-    if let Some(f) = &t.formula {
-        s.push_str(&format!("- formula: `{f}`\n"));
-    }
-    s.push('\n');
-    w.failures
-        .write_all(s.as_bytes())
-        .map_err(w.io("failures.md"))
 }
 
 /// The report printed after a run.

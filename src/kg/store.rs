@@ -364,10 +364,24 @@ impl KgStore {
 
     /// Writes the TBox and the page's ABox.
     pub fn export(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
-        let mut out = Exporter::new(format, writer)?;
         let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
+        self.export_graphs(&[&tbox, &self.graph], format, writer)
+    }
+
+    /// Writes the page's ABox alone.
+    pub fn export_page(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
+        self.export_graphs(&[&self.graph], format, writer)
+    }
+
+    fn export_graphs(
+        &self,
+        graphs: &[&NamedNode],
+        format: ExportFormat,
+        writer: impl Write,
+    ) -> Result<(), KgError> {
+        let mut out = Exporter::new(format, writer)?;
         let store = self.full()?;
-        for graph in [&tbox, &self.graph] {
+        for graph in graphs {
             for quad in store.quads_for_pattern(
                 None,
                 None,
