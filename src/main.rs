@@ -206,11 +206,14 @@ enum Command {
     /// and a web page at / to read a report and ask it questions.
     Serve {
         /// ConvFinQA files: every conversation of each is loaded.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "run")]
         files: Vec<PathBuf>,
         /// The address to listen on (port 0: any free port).
         #[arg(long, default_value = finkg::serve::DEFAULT_ADDR)]
         addr: std::net::SocketAddr,
+        /// Also browse this run folder (`finkg eval --out`) at /run.
+        #[arg(long, value_name = "RUN_DIR")]
+        run: Option<PathBuf>,
     },
     /// Learn the metric lexicon, or check the ontology folder.
     Ontology {
@@ -369,7 +372,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format),
             (None, None) => Err(CliError::new("give a query or --queries")),
         },
-        Command::Serve { files, addr } => finkg::cli::serve::run(&files, addr),
+        Command::Serve { files, addr, run } => finkg::cli::serve::run(&files, addr, run.as_deref()),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),
             OntologyAction::Check { dir } => ontology::check(&dir),

@@ -498,3 +498,128 @@ fn a_port_in_use_is_a_clear_error_and_ctrl_c_stops_cleanly() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no-such-file.json"));
 }
+
+/// `finkg eval` of the public split's first three conversations into a
+/// fresh run folder: (the temp dir holding it, the folder).
+fn run_folder() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let run = dir.path().join("run");
+    Command::cargo_bin("finkg")
+        .expect("the binary")
+        .env_remove("FINKG_MONGO_URI")
+        .arg("eval")
+        .arg(data("convfinqa_dev_public.json"))
+        .args(["--limit", "3", "--no-progress", "--out"])
+        .arg(&run)
+        .assert()
+        .success();
+    (dir, run)
+}
+
+/// A GET's status and body.
+fn get_text(url: &str) -> (StatusCode, String) {
+    block_on(async {
+        let response = Client::new().get(url).send().await.expect("GET answers");
+        let status = response.status();
+        (status, response.text().await.expect("a body"))
+    })
+}
+
+#[test]
+fn a_run_folder_is_browsed_at_run_with_its_sources_highlighted() {
+    let (_dir, run) = run_folder();
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    let turns = &summary["turns"];
+    let accuracy = format!(
+        "{:.1}% ({}/{})",
+        100.0 * turns["accuracy"].as_f64().unwrap(),
+        turns["correct"],
+        turns["total"]
+    );
+    let first: Value = serde_json::from_str(
+        std::fs::read_to_string(run.join("conversations.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let id = first["id"].as_str().unwrap().to_string();
+    // the conversation's first question, as the page escapes it
+    let question = std::fs::read_to_string(run.join("trace.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|t| t["id"] == id.as_str() && t["turn"] == 0)
+        .expect("the first turn is traced")["question"]
+        .as_str()
+        .unwrap()
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;");
+
+    // alongside a file, as without --run; the banner names the run browser
+    let server = Server::start_with(
+        &[&data("example.json")],
+        &["--run".as_ref(), run.as_os_str()],
+        5,
+    );
+    assert!(server.banner.contains("run browser:"), "{}", server.banner);
+
+    let (status, index) = get_text(&server.url("/"));
+    assert_eq!(status, StatusCode::OK);
+    assert!(index.contains("href=\"/run\""), "{index}");
+
+    let (status, overview) = get_text(&server.url("/run"));
+    assert_eq!(status, StatusCode::OK);
+    assert!(overview.contains(&accuracy), "{accuracy} in {overview}");
+    assert!(overview.contains("By turn") && overview.contains("By gold operation"));
+    let href = format!("href=\"/run/{id}\"");
+    assert!(overview.contains(&href), "{href} in {overview}");
+
+    let (status, page) = get_text(&server.url(&format!("/run/{id}")));
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(&question), "{question} in {page}");
+    assert!(page.contains('✔') || page.contains('✘'), "{page}");
+    assert!(page.contains("<td class=\"source\">"), "{page}");
+    assert!(page.contains("id=\"turn-0\""), "{page}");
+
+    let (status, missing) = get_text(&server.url("/run/unknown"));
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(missing.contains("unknown"), "{missing}");
+}
+
+#[test]
+fn without_files_the_run_is_the_page_and_a_non_run_folder_is_an_error() {
+    let (_dir, run) = run_folder();
+    let server = Server::start_with(&[], &["--run".as_ref(), run.as_os_str()], 5);
+    let (status, index) = get_text(&server.url("/"));
+    assert_eq!(status, StatusCode::OK);
+    assert!(index.contains("href=\"/run\""), "{index}");
+    let (status, _) = get_text(&server.url("/run"));
+    assert_eq!(status, StatusCode::OK);
+
+    // without --run there is no run to browse
+    let plain = Server::start(&[&data("example.json")]);
+    let (status, page) = get_text(&plain.url("/run"));
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(page.contains("--run RUN_DIR"), "{page}");
+
+    let empty = tempfile::tempdir().expect("a temp dir");
+    let out = Command::cargo_bin("finkg")
+        .expect("the binary")
+        .arg("serve")
+        .arg(data("example.json"))
+        .arg("--run")
+        .arg(empty.path())
+        .args(["--addr", "127.0.0.1:0"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("holds no run (no run.json)"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

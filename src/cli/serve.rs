@@ -2,16 +2,22 @@
 //! them ([`crate::serve`]) until Ctrl-C.
 
 use super::{load, CliError};
+use crate::inspect::RunView;
 use crate::serve::{self, ServeError, Served};
 use crate::trace::error_chain;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `serve FILE... --addr ADDR`: binds first (a port in use is reported
-/// before the pages load), loads every conversation of every file, prints
-/// where it listens and what it loaded, and serves until Ctrl-C.
-pub fn run(files: &[PathBuf], addr: SocketAddr) -> Result<ExitCode, CliError> {
+/// `serve FILE... --addr ADDR [--run RUN_DIR]`: binds first (a port in use
+/// is reported before the pages load), loads every conversation of every
+/// file and the run folder, prints where it listens and what it loaded,
+/// and serves until Ctrl-C.
+pub fn run(
+    files: &[PathBuf],
+    addr: SocketAddr,
+    run_dir: Option<&Path>,
+) -> Result<ExitCode, CliError> {
     let listener = serve::bind(addr).map_err(|e| {
         let error = CliError::new(error_chain(&e));
         match &e {
@@ -23,16 +29,34 @@ pub fn run(files: &[PathBuf], addr: SocketAddr) -> Result<ExitCode, CliError> {
             _ => error,
         }
     })?;
+    let run = run_dir
+        .map(RunView::read)
+        .transpose()
+        .map_err(|e| CliError::new(error_chain(&e)))?;
     let mut conversations = Vec::new();
     for file in files {
         conversations.extend(load(file)?.into_iter().map(|e| e.conversation));
     }
-    let served = Served::new(conversations).map_err(|e| {
+    let mut served = Served::new(conversations).map_err(|e| {
         CliError::new(format!("cannot load the pages: {}", error_chain(&e)))
             .with_hint("each conversation id may appear in only one of the files")
     })?;
     let local = listener.local_addr().unwrap_or(addr);
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let run_line = run.as_ref().map(|view| {
+        format!(
+            "  run browser:     http://{local}/run (run {} in {}: {} conversations)",
+            view.run.run_id,
+            view.dir.display(),
+            view.conversations.len()
+        )
+    });
+    if let Some(view) = run {
+        served = served.with_run(view);
+    }
+    let mut names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    if names.is_empty() {
+        names.push("no file".into());
+    }
     let stats = served.stats();
     println!("finkg serve: listening on http://{local}/ (Ctrl-C stops)");
     println!(
@@ -50,6 +74,9 @@ pub fn run(files: &[PathBuf], addr: SocketAddr) -> Result<ExitCode, CliError> {
     );
     println!("  web page:        http://{local}/");
     println!("  SPARQL endpoint: http://{local}/sparql");
+    if let Some(line) = run_line {
+        println!("{line}");
+    }
     serve::serve(listener, served)?;
     println!("finkg serve: stopped");
     Ok(ExitCode::SUCCESS)

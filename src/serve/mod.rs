@@ -11,15 +11,20 @@
 //!   ask it questions turn by turn through the rules planner
 //!   ([`crate::pipeline::Session`]), with each answer's plan, formula,
 //!   values, SPARQL, and the sources highlighted in the table and text.
+//! - [`run`]: with `--run RUN_DIR`, the run folder as `finkg inspect`
+//!   shows it, at `/run` (the overview) and `/run/{id}` (a conversation
+//!   turn by turn, its sources highlighted in the page's table and text).
 //!
 //! The server is axum on a current-thread tokio runtime; queries and turns
 //! run on tokio's blocking threads. Ctrl-C (or SIGTERM) stops it after the
 //! requests in flight are answered.
 
+pub mod run;
 pub mod sparql;
 pub mod web;
 
 use crate::dataset::Conversation;
+use crate::inspect::RunView;
 use crate::kg::{GraphStats, KgError, KgStore};
 use axum::routing::{get, post};
 use axum::Router;
@@ -32,11 +37,13 @@ use std::sync::Arc;
 pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
 
 /// What the server answers from: the store of every page and the
-/// conversations (page and questions; never gold) by id.
+/// conversations (page and questions; never gold) by id, and a run
+/// folder to browse.
 pub struct Served {
     kg: KgStore,
     conversations: Vec<Conversation>,
     by_id: HashMap<String, usize>,
+    run: Option<RunView>,
 }
 
 impl Served {
@@ -52,7 +59,14 @@ impl Served {
             kg,
             conversations,
             by_id,
+            run: None,
         })
+    }
+
+    /// Also serves `run` (a run folder, read) at `/run`.
+    pub fn with_run(mut self, run: RunView) -> Self {
+        self.run = Some(run);
+        self
     }
 
     /// The pages loaded.
@@ -93,13 +107,16 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
-/// The routes: the web page, its assets and API, and the SPARQL endpoint.
+/// The routes: the web page, its assets and API, the run browser, and the
+/// SPARQL endpoint.
 pub fn router(served: Arc<Served>) -> Router {
     Router::new()
         .route("/", get(web::index))
         .route("/static/app.js", get(web::script))
         .route("/static/style.css", get(web::style))
         .route("/api/ask", post(web::ask))
+        .route("/run", get(run::overview))
+        .route("/run/{*id}", get(run::conversation))
         .route("/sparql", get(sparql::get).post(sparql::post))
         .with_state(served)
 }

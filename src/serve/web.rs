@@ -34,7 +34,8 @@ pub const MAX_QUESTION: usize = 1_000;
 const SCRIPT: &str = include_str!("app.js");
 const STYLE: &str = include_str!("style.css");
 /// Scripts and styles from this server only; no inline script runs.
-const POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'";
+pub(super) const POLICY: &str =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'";
 
 /// `text` with `& < > " '` escaped, for HTML text and attribute values.
 pub fn escape(text: &str) -> String {
@@ -61,6 +62,16 @@ pub async fn index(State(served): State<Arc<Served>>, RawQuery(raw): RawQuery) -
         None => served.conversations.first(),
         Some(id) => served.conversation(id),
     };
+    if conversation.is_none() && id.is_none() && served.run.is_some() {
+        // `serve --run RUN_DIR` without files: the run is the page
+        let main = "<main class=\"run\"><section><p>No report is loaded; \
+                    <a href=\"/run\">browse the run</a>.</p></section></main>";
+        return (
+            [(header::CONTENT_SECURITY_POLICY, POLICY)],
+            Html(shell(&served, None, main)),
+        )
+            .into_response();
+    }
     let html = match conversation {
         Some(c) => page(&served, c),
         None => shell(
@@ -100,7 +111,7 @@ pub async fn style() -> Response {
 }
 
 /// The page around `main`: head, the report picker.
-fn shell(served: &Served, current: Option<&str>, main: &str) -> String {
+pub(super) fn shell(served: &Served, current: Option<&str>, main: &str) -> String {
     let mut options = String::new();
     for c in &served.conversations {
         let selected = if Some(c.id.as_str()) == current {
@@ -121,10 +132,18 @@ fn shell(served: &Served, current: Option<&str>, main: &str) -> String {
          <header><strong>finkg</strong>\
          <form method=\"get\" action=\"/\"><label>Report \
          <select name=\"id\" id=\"report\">{options}</select></label> <button>Open</button></form>\
-         <span class=\"count\">{} report{} · SPARQL endpoint at <code>/sparql</code></span></header>\n\
+         {}<span class=\"count\">{} report{} · SPARQL endpoint at <code>/sparql</code></span></header>\n\
          {main}\n<script src=\"/static/app.js\"></script></body></html>\n",
         current
             .map(|id| format!(" · {}", escape(id)))
+            .unwrap_or_default(),
+        served
+            .run
+            .as_ref()
+            .map(|r| format!(
+                "<a class=\"run-link\" href=\"/run\">Run {}</a> ",
+                escape(&r.run.run_id)
+            ))
             .unwrap_or_default(),
         served.pages(),
         if served.pages() == 1 { "" } else { "s" },

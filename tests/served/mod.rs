@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
@@ -29,9 +30,16 @@ impl Server {
     /// Starts `finkg serve FILES --addr 127.0.0.1:0` and waits for its
     /// startup lines.
     pub fn start(files: &[&Path]) -> Server {
+        Self::start_with(files, &[], 4)
+    }
+
+    /// Starts `finkg serve FILES ARGS --addr 127.0.0.1:0` and waits for
+    /// its first line and `lines` more.
+    pub fn start_with(files: &[&Path], args: &[&OsStr], lines: usize) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_finkg"))
             .arg("serve")
             .args(files)
+            .args(args)
             .args(["--addr", "127.0.0.1:0"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -51,7 +59,7 @@ impl Server {
             panic!("finkg serve did not start: {first}{err}");
         };
         let mut banner = String::new();
-        for _ in 0..4 {
+        for _ in 0..lines {
             stdout.read_line(&mut banner).expect("stdout reads");
         }
         Server {
