@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use finkg::cli::planners::{make_planners, PlannerArgs};
 use finkg::cli::query::{query, query_batch, ResultsOut};
 use finkg::cli::solve::solve;
-use finkg::cli::{load, mongo, ontology, pick_conversation, CliError};
+use finkg::cli::{check_eval_dataset, load, mongo, ontology, pick_conversation, CliError};
 use finkg::eval::{self, EvalOptions};
 use finkg::kg::{export_pages, ExportFormat, KgStore};
 use finkg::trace::error_chain;
@@ -300,14 +300,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 }
                 None => (out, dataset.expect("clap requires it"), limit),
             };
-            let examples = load(&dataset)?;
-            if !examples.iter().any(|e| e.gold.is_some()) {
-                return Err(CliError::new(format!(
-                    "{}: no conversation has gold answers, so there is nothing to score",
-                    dataset.display()
-                ))
-                .with_hint("`finkg solve` answers a file without gold"));
-            }
+            let conversations = check_eval_dataset(&dataset)?;
             if jobs == 0 {
                 return Err(CliError::new("--jobs must be at least 1"));
             }
@@ -324,13 +317,15 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 dataset: Some(dataset.clone()),
                 limit,
                 progress: !no_progress,
+                conversations: Some(conversations),
                 resume: resuming,
                 force,
                 interrupt: Some(interrupt),
             };
+            let examples = finkg::dataset::stream_file(&dataset)?;
             let summary = match live.as_mut() {
-                Some(observer) => eval::run_with(&examples, workers, &options, observer),
-                None => eval::run(&examples, workers, &options),
+                Some(observer) => eval::run_with(examples, workers, &options, observer),
+                None => eval::run(examples, workers, &options),
             }?;
             let mut stdout = io::stdout().lock();
             if summary.interrupted {

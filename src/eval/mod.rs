@@ -40,7 +40,7 @@ use crate::run::{
     Tally,
 };
 
-use crate::dataset::{Example, Features, Gold};
+use crate::dataset::{DatasetError, Example, Features, Gold};
 use crate::kg::KgStore;
 use crate::pipeline::{load_failure, unanswered, Planners, Session};
 use crate::trace::TurnTrace;
@@ -51,7 +51,7 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 /// Errors of an evaluation run (wrong answers are scores, not errors).
@@ -74,6 +74,9 @@ pub enum EvalError {
         /// The run it holds.
         run_id: String,
     },
+    /// The dataset could not be read to its end.
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
     /// The folder cannot be resumed.
     #[error("cannot resume `{}`: {why}", path.display())]
     Resume {
@@ -95,6 +98,9 @@ pub struct EvalOptions {
     pub limit: Option<usize>,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// How many conversations the dataset holds, for the progress bar (the
+    /// conversations arrive as a stream).
+    pub conversations: Option<usize>,
     /// Finish the run the folder holds: keep its whole conversations,
     /// answer the rest.
     pub resume: bool,
@@ -139,6 +145,8 @@ impl Writers {
 
 /// What answering one conversation gave.
 struct Outcome {
+    /// The conversation answered, with its gold for scoring.
+    example: Example,
     traces: Vec<TurnTrace>,
     /// The page's graph, for the observer (the MongoDB export of triples).
     kg: Option<KgStore>,
@@ -152,7 +160,7 @@ struct Outcome {
 /// Answers one conversation, stopping before a turn once the planners say
 /// the run must stop (the reason goes to `stop`).
 fn answer(
-    example: &Example,
+    example: Example,
     planners: &mut Planners,
     stop: &Mutex<Option<String>>,
     interrupt: &AtomicBool,
@@ -172,6 +180,7 @@ fn answer(
     };
     if stopped(planners) {
         return Outcome {
+            example,
             traces: Vec::new(),
             kg: None,
             load_error: None,
@@ -189,9 +198,11 @@ fn answer(
             stopped(planners);
             // an interrupted conversation is answered again on resume
             let skipped = interrupt.load(Ordering::SeqCst) && traces.len() < conv.questions.len();
+            let kg = Some(session.into_kg());
             Outcome {
+                example,
                 traces,
-                kg: Some(session.into_kg()),
+                kg,
                 load_error: None,
                 failed_to_load: false,
                 skipped,
@@ -201,6 +212,7 @@ fn answer(
             let reason = load_failure(&e);
             let traces = unanswered(&conv.id, &conv.questions, planners.primary.name(), &reason);
             Outcome {
+                example,
                 traces,
                 kg: None,
                 load_error: Some(reason),
@@ -216,6 +228,11 @@ const INTERRUPTED: &str = "interrupted";
 
 /// Answers every turn of `examples`, scores, and writes the run folder.
 ///
+/// The conversations arrive as a stream (`dataset::stream_file`, or any
+/// iterator) and are let go once written: memory holds the conversations in
+/// flight, not the dataset. A dataset error (malformed JSON further on) ends
+/// the run with what was answered before it recorded, as an interrupt does.
+///
 /// Each element of `workers` answers one conversation at a time on its own
 /// thread, so `workers.len()` conversations are in flight at once; the
 /// turns of a conversation stay in order and the run folder lists the
@@ -223,7 +240,7 @@ const INTERRUPTED: &str = "interrupted";
 /// stop (a budget or a time limit), no further turn is asked; what was
 /// answered is scored and written, and [`Summary::stopped`] says why.
 pub fn run(
-    examples: &[Example],
+    examples: impl Iterator<Item = Result<Example, DatasetError>> + Send,
     workers: Vec<Planners>,
     options: &EvalOptions,
 ) -> Result<Summary, EvalError> {
@@ -235,9 +252,16 @@ fn write_json(path: PathBuf, value: &impl Serialize) -> Result<(), EvalError> {
     std::fs::write(&path, text + "\n").map_err(|source| EvalError::Write { path, source })
 }
 
+/// The conversations still to answer, handed to the workers one at a time
+/// with their place in the run.
+struct Queue<I> {
+    examples: I,
+    next: usize,
+}
+
 /// [`run`], showing each record to `observer` as it is written.
 pub fn run_with(
-    examples: &[Example],
+    examples: impl Iterator<Item = Result<Example, DatasetError>> + Send,
     workers: Vec<Planners>,
     options: &EvalOptions,
     observer: &mut dyn RunObserver,
@@ -248,17 +272,15 @@ pub fn run_with(
         source,
     })?;
     let planner_name = workers.first().map(Planners::name).unwrap_or_default();
-    let examples: Vec<&Example> = examples
-        .iter()
-        .take(options.limit.unwrap_or(usize::MAX))
-        .collect();
+    let limit = options.limit.unwrap_or(usize::MAX);
+    let mut examples = examples.take(limit);
     let mut summary = Summary {
         planner: planner_name.clone(),
         jobs: workers.len(),
         ..Summary::default()
     };
     let (mut info, done) = if options.resume {
-        let (info, done) = resume(&options.out, &examples, &planner_name, &mut summary)?;
+        let (info, done) = resume(&options.out, &mut examples, &planner_name, &mut summary)?;
         (info, done)
     } else {
         clear(&options.out, options.force)?;
@@ -285,13 +307,13 @@ pub fn run_with(
         dir: options.out.clone(),
     };
     observer.started(&info);
-    let examples = &examples[done..];
     let no_interrupt = AtomicBool::new(false);
     let interrupt: &AtomicBool = options.interrupt.as_deref().unwrap_or(&no_interrupt);
-    let bar = if options.progress {
-        indicatif::ProgressBar::new(examples.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
+    let bar = match options.conversations {
+        Some(total) if options.progress => {
+            indicatif::ProgressBar::new(total.min(limit).saturating_sub(done) as u64)
+        }
+        _ => indicatif::ProgressBar::hidden(),
     };
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -299,14 +321,15 @@ pub fn run_with(
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let next = AtomicUsize::new(0);
+    let queue = Mutex::new(Queue { examples, next: 0 });
+    let unread: Mutex<Option<DatasetError>> = Mutex::new(None);
     let stop: Mutex<Option<String>> = Mutex::new(None);
     let mut written: Result<(), EvalError> = Ok(());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
         for mut planners in workers {
             let tx = tx.clone();
-            let (next, stop, examples) = (&next, &stop, &examples);
+            let (queue, unread, stop) = (&queue, &unread, &stop);
             scope.spawn(move || loop {
                 if interrupt.load(Ordering::SeqCst) {
                     let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
@@ -315,9 +338,26 @@ pub fn run_with(
                 if stop.lock().map(|s| s.is_some()).unwrap_or(true) {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(example) = examples.get(i) else {
-                    break;
+                let (i, example) = {
+                    let mut queue = queue.lock().unwrap_or_else(|e| e.into_inner());
+                    let i = queue.next;
+                    match queue.examples.next() {
+                        Some(Ok(example)) => {
+                            queue.next += 1;
+                            (i, example)
+                        }
+                        Some(Err(e)) => {
+                            unread
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .get_or_insert(e);
+                            // the run ends as an interrupt ends it
+                            let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
+                            guard.get_or_insert_with(|| INTERRUPTED.into());
+                            break;
+                        }
+                        None => break,
+                    }
                 };
                 let outcome = answer(example, &mut planners, stop, interrupt);
                 if tx.send((i, outcome)).is_err() {
@@ -340,30 +380,7 @@ pub fn run_with(
                 if written.is_err() || hole {
                     continue;
                 }
-                let example = examples[next_record - 1];
-                let conv = &example.conversation;
-                summary.conversations += 1;
-                summary.failed_conversations += usize::from(outcome.failed_to_load);
-                let mut record = ConversationRecord {
-                    id: conv.id.clone(),
-                    turns: conv.questions.len(),
-                    correct: None,
-                    graph: outcome.kg.as_ref().map(|kg| kg.stats().into()),
-                    error: outcome.load_error.clone(),
-                };
-                if let Some(kg) = &outcome.kg {
-                    observer.graph(&conv.id, kg);
-                }
-                let scored = score_turns(example.gold.as_ref(), &outcome.traces);
-                record.correct = example
-                    .gold
-                    .as_ref()
-                    .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
-                let features = example.gold.as_ref().map(|g| &g.features);
-                written = write_conversation(&mut summary, &mut w, &record, &scored, features);
-                if written.is_ok() {
-                    observer.conversation(&record, &scored);
-                }
+                written = record(&mut summary, &mut w, observer, outcome);
                 if written.is_err() {
                     let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
                     guard.get_or_insert_with(|| "the run folder could not be written".into());
@@ -378,6 +395,7 @@ pub fn run_with(
     });
     written?;
     bar.finish_and_clear();
+    let unread = unread.into_inner().unwrap_or_else(|e| e.into_inner());
     let stopped = stop.into_inner().unwrap_or_else(|e| e.into_inner());
     summary.interrupted = stopped.as_deref() == Some(INTERRUPTED);
     summary.stopped = stopped.filter(|_| !summary.interrupted);
@@ -386,6 +404,9 @@ pub fn run_with(
     if summary.interrupted {
         info.interrupted = true;
         write_json(options.out.join(folder::files::RUN), &info)?;
+        if let Some(e) = unread {
+            return Err(e.into());
+        }
         return Ok(summary);
     }
     write_json(options.out.join(folder::files::SUMMARY), &summary)?;
@@ -393,6 +414,46 @@ pub fn run_with(
     write_json(options.out.join(folder::files::RUN), &info)?;
     observer.finished(&info, &summary);
     Ok(summary)
+}
+
+/// Scores an answered conversation, writes its records and shows them to
+/// `observer`; the conversation is let go after.
+fn record(
+    summary: &mut Summary,
+    w: &mut Writers,
+    observer: &mut dyn RunObserver,
+    outcome: Outcome,
+) -> Result<(), EvalError> {
+    let Outcome {
+        example,
+        traces,
+        kg,
+        load_error,
+        failed_to_load,
+        skipped: _,
+    } = outcome;
+    let conv = &example.conversation;
+    summary.conversations += 1;
+    summary.failed_conversations += usize::from(failed_to_load);
+    let mut record = ConversationRecord {
+        id: conv.id.clone(),
+        turns: conv.questions.len(),
+        correct: None,
+        graph: kg.as_ref().map(|kg| kg.stats().into()),
+        error: load_error,
+    };
+    if let Some(kg) = &kg {
+        observer.graph(&conv.id, kg);
+    }
+    let scored = score_turns(example.gold.as_ref(), &traces);
+    record.correct = example
+        .gold
+        .as_ref()
+        .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
+    let features = example.gold.as_ref().map(|g| &g.features);
+    write_conversation(summary, w, &record, &scored, features)?;
+    observer.conversation(&record, &scored);
+    Ok(())
 }
 
 /// The files of a run's records, `run.json` and `summary.json` aside.
@@ -447,10 +508,11 @@ fn clear(dir: &Path, force: bool) -> Result<(), EvalError> {
 /// Keeps the whole conversations of an unfinished run in `dir` (rewriting
 /// every record file with their lines only), adds their scores to
 /// `summary`, and returns the run's info and how many conversations of
-/// `examples` it holds.
+/// `examples` it holds: those are read from `examples`, which is left at
+/// the first conversation still to answer.
 fn resume(
     dir: &Path,
-    examples: &[&Example],
+    examples: &mut impl Iterator<Item = Result<Example, DatasetError>>,
     planner: &str,
     summary: &mut Summary,
 ) -> Result<(RunInfo, usize), EvalError> {
@@ -490,8 +552,11 @@ fn resume(
         };
         kept.push((line.to_string(), record));
     }
+    // the features of the kept conversations, read from the dataset
+    let mut features: Vec<Option<Features>> = Vec::with_capacity(kept.len());
     for (i, (_, record)) in kept.iter().enumerate() {
-        let expected = examples.get(i).map(|e| e.conversation.id.as_str());
+        let example = examples.next().transpose()?;
+        let expected = example.as_ref().map(|e| e.conversation.id.as_str());
         if expected != Some(record.id.as_str()) {
             return Err(fail(format!(
                 "its conversation {} is `{}`, the dataset's is {}",
@@ -500,6 +565,7 @@ fn resume(
                 expected.map_or("missing".into(), |id| format!("`{id}`"))
             )));
         }
+        features.push(example.and_then(|e| e.gold).map(|g| g.features));
     }
     let ids: HashSet<&str> = kept.iter().map(|(_, r)| r.id.as_str()).collect();
     let keep_lines = |name: &str| -> Result<String, EvalError> {
@@ -550,9 +616,8 @@ fn resume(
     for (i, (_, record)) in kept.iter().enumerate() {
         summary.conversations += 1;
         summary.failed_conversations += usize::from(record.error.is_some());
-        let features = examples[i].gold.as_ref().map(|g| &g.features);
         let scores = turns.remove(record.id.as_str()).unwrap_or_default();
-        tally(summary, &scores, features);
+        tally(summary, &scores, features[i].as_ref());
     }
     let conversations: String = kept.iter().map(|(l, _)| format!("{l}\n")).collect();
     for (name, text) in [
