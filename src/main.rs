@@ -10,13 +10,18 @@ use clap::{Parser, Subcommand, ValueEnum};
 use finkg::cli::planners::{make_planners, PlannerArgs};
 use finkg::cli::query::{query, query_batch, ResultsOut};
 use finkg::cli::solve::solve;
-use finkg::cli::{check_eval_dataset, load, mongo, ontology, pick_conversation, CliError};
+use finkg::cli::{
+    check_eval_dataset, load, mongo, ontology, pick_conversation, run_to_resume, CliError,
+};
 use finkg::eval::{self, EvalOptions};
 use finkg::kg::{export_pages, ExportFormat, KgStore};
 use finkg::trace::error_chain;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc; // see Cargo.toml
 
 /// Answers conversational numerical questions about financial report pages
 /// by turning each page into an RDF knowledge graph and planning every
@@ -286,13 +291,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let resuming = resume.is_some();
             let (out, dataset, limit) = match resume {
                 Some(dir) => {
-                    let path = dir.join("run.json");
-                    let info: finkg::run::RunInfo = std::fs::read_to_string(&path)
-                        .map_err(|e| e.to_string())
-                        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-                        .map_err(|e| {
-                            CliError::new(format!("cannot resume: {}: {e}", path.display()))
-                        })?;
+                    let info = run_to_resume(&dir)?;
                     let dataset = dataset
                         .or_else(|| info.dataset.map(PathBuf::from))
                         .ok_or_else(|| CliError::new("the run names no dataset; give it"))?;

@@ -84,6 +84,15 @@ fn duplicate(path: &Path, id: &str, first: usize, again: usize) -> CliError {
     ))
 }
 
+/// The `run.json` of a run folder that `eval --resume` finishes.
+pub fn run_to_resume(dir: &Path) -> Result<crate::run::RunInfo, CliError> {
+    let path = dir.join("run.json");
+    std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        .map_err(|e| CliError::new(format!("cannot resume: {}: {e}", path.display())))
+}
+
 /// Reads a dataset for `eval` before the run: the whole file well formed,
 /// every id once, some gold to score against. Holds the ids, never the
 /// conversations (the run reads them again, as a stream). Returns how many
