@@ -13,13 +13,16 @@ use crate::ontology;
 use crate::vocab;
 use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
-use oxigraph::model::{GraphNameRef, NamedNode, QuadRef, Term};
+use oxigraph::model::{GraphNameRef, NamedNode, QuadRef, Term, VariableRef};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::OnceLock;
 use std::time::Duration;
+
+/// The variable [`KgStore::query_page`] binds to the page's named graph.
+pub const PAGE: VariableRef<'static> = VariableRef::new_unchecked("page");
 
 /// Most rows a query may return before it is refused.
 pub const MAX_ROWS: usize = 10_000;
@@ -196,6 +199,18 @@ impl KgStore {
     /// an earlier deadline set with [`super::watchdog::with_deadline`]) or
     /// its memory ([`super::watchdog::QUERY_MEMORY_LIMIT`]) runs out.
     pub fn query(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
+        self.run(query, None)
+    }
+
+    /// [`KgStore::query`] with the variable `?page` bound to the page's
+    /// named graph before it runs: a query written once for every page
+    /// (`GRAPH ?page { … }`) is parsed once, not once a page. The query
+    /// must project `?page` (the engine binds only a projected variable).
+    pub fn query_page(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
+        self.run(query, Some(&self.graph))
+    }
+
+    fn run(&self, query: &GuardedQuery, page: Option<&NamedNode>) -> Result<QueryOutput, KgError> {
         let watch = Watch::start(QUERY_TIME_LIMIT);
         let stopped =
             |watch: &Watch, e: oxigraph::sparql::QueryEvaluationError| match watch.stopped() {
@@ -208,9 +223,13 @@ impl KgStore {
                 },
                 None => KgError::Evaluation(e),
             };
-        let results = SparqlEvaluator::new()
+        let mut prepared = SparqlEvaluator::new()
             .with_cancellation_token(watch.token())
-            .for_query(query.query().clone())
+            .for_query(query.query().clone());
+        if let Some(page) = page {
+            prepared = prepared.substitute_variable(PAGE.into_owned(), page.clone());
+        }
+        let results = prepared
             .on_store(self.store_for(query)?)
             .execute()
             .map_err(|e| stopped(&watch, e))?;
