@@ -910,3 +910,59 @@ pub fn report(summary: &Summary) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::rules::RulesPlanner;
+
+    fn workers() -> Vec<Planners> {
+        vec![Planners::single(Box::new(RulesPlanner::new().unwrap()))]
+    }
+
+    #[test]
+    fn a_dataset_error_midway_ends_the_run_resumable() {
+        let examples = crate::dataset::load_file(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/examples.json"
+        )))
+        .unwrap();
+        assert!(examples.len() >= 2);
+        let dir = tempfile::tempdir().unwrap();
+        let options = EvalOptions {
+            out: dir.path().join("run"),
+            dataset: None,
+            limit: None,
+            progress: false,
+            conversations: None,
+            resume: false,
+            force: false,
+            interrupt: None,
+        };
+        // the stream breaks after its first conversation
+        let broken = vec![
+            Ok(examples[0].clone()),
+            Err(DatasetError::Empty {
+                source_name: "broken.json".into(),
+            }),
+            Ok(examples[1].clone()),
+        ];
+        let err = run(broken.into_iter(), workers(), &options).unwrap_err();
+        assert!(matches!(err, EvalError::Dataset(_)), "{err:?}");
+        let read = |name: &str| std::fs::read_to_string(options.out.join(name)).unwrap();
+        let committed = read(folder::files::CONVERSATIONS);
+        assert_eq!(committed.lines().count(), 1, "{committed}");
+        assert!(committed.contains(&examples[0].conversation.id));
+        let info: RunInfo = serde_json::from_str(&read(folder::files::RUN)).unwrap();
+        assert!(info.interrupted && info.finished.is_none());
+        // resumed over the whole stream, the run ends as an unbroken one
+        let resumed = EvalOptions {
+            resume: true,
+            ..options.clone()
+        };
+        let whole = examples.iter().take(2).cloned().map(Ok);
+        let summary = run(whole, workers(), &resumed).unwrap();
+        assert_eq!(summary.conversations, 2);
+        assert_eq!(read(folder::files::CONVERSATIONS).lines().count(), 2);
+    }
+}
