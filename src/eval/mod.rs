@@ -47,7 +47,7 @@ use crate::trace::TurnTrace;
 use crate::turn::Usage;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -509,7 +509,9 @@ fn clear(dir: &Path, force: bool) -> Result<(), EvalError> {
 /// every record file with their lines only), adds their scores to
 /// `summary`, and returns the run's info and how many conversations of
 /// `examples` it holds: those are read from `examples`, which is left at
-/// the first conversation still to answer.
+/// the first conversation still to answer. The files are read and rewritten
+/// line by line; what is held is the kept conversations' ids and the
+/// summary's counts of their turns.
 fn resume(
     dir: &Path,
     examples: &mut impl Iterator<Item = Result<Example, DatasetError>>,
@@ -520,18 +522,10 @@ fn resume(
         path: dir.to_path_buf(),
         why,
     };
-    let read = |name: &str| -> Result<String, EvalError> {
-        let path = dir.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && name != folder::files::RUN => {
-                Ok(String::new())
-            }
-            Err(e) => Err(fail(format!("{}: {e}", path.display()))),
-        }
-    };
-    let mut info: RunInfo = serde_json::from_str(&read(folder::files::RUN)?)
-        .map_err(|e| fail(format!("run.json: {e}")))?;
+    let run = dir.join(folder::files::RUN);
+    let mut info: RunInfo = std::fs::read_to_string(&run)
+        .map_err(|e| fail(format!("{}: {e}", run.display())))
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| fail(format!("run.json: {e}"))))?;
     if info.finished.is_some() {
         return Err(fail(format!("run {} has finished", info.run_id)));
     }
@@ -541,20 +535,22 @@ fn resume(
             info.run_id, info.planner
         )));
     }
-    // the committed conversations: whole lines of conversations.jsonl
-    let mut kept: Vec<(String, ConversationRecord)> = Vec::new();
-    for line in read(folder::files::CONVERSATIONS)?.split_inclusive('\n') {
-        let Some(line) = line.strip_suffix('\n') else {
-            break;
-        };
-        let Ok(record) = serde_json::from_str::<ConversationRecord>(line) else {
-            break;
-        };
-        kept.push((line.to_string(), record));
-    }
+    // the committed conversations: whole lines of conversations.jsonl,
+    // up to the first that is not
+    let committed = |line: &str| {
+        line.strip_suffix('\n')
+            .and_then(|body| serde_json::from_str::<ConversationRecord>(body).ok())
+    };
+    let mut kept: Vec<ConversationRecord> = Vec::new();
+    each_line(dir, folder::files::CONVERSATIONS, |line| {
+        let record = committed(line);
+        let whole = record.is_some();
+        kept.extend(record);
+        Ok(whole)
+    })?;
     // the features of the kept conversations, read from the dataset
     let mut features: Vec<Option<Features>> = Vec::with_capacity(kept.len());
-    for (i, (_, record)) in kept.iter().enumerate() {
+    for (i, record) in kept.iter().enumerate() {
         let example = examples.next().transpose()?;
         let expected = example.as_ref().map(|e| e.conversation.id.as_str());
         if expected != Some(record.id.as_str()) {
@@ -567,72 +563,52 @@ fn resume(
         }
         features.push(example.and_then(|e| e.gold).map(|g| g.features));
     }
-    let ids: HashSet<&str> = kept.iter().map(|(_, r)| r.id.as_str()).collect();
-    let keep_lines = |name: &str| -> Result<String, EvalError> {
-        let mut out = String::new();
-        for line in read(name)?.split_inclusive('\n') {
-            let Some(body) = line.strip_suffix('\n') else {
-                break;
-            };
-            let id = serde_json::from_str::<serde_json::Value>(body)
-                .ok()
-                .and_then(|v| v.get("id").and_then(|id| id.as_str().map(str::to_string)));
-            if id.is_some_and(|id| ids.contains(id.as_str())) {
-                out.push_str(line);
+    let ids: HashSet<&str> = kept.iter().map(|r| r.id.as_str()).collect();
+    let kept_id = |line: &str| -> Keep {
+        let Some(body) = line.strip_suffix('\n') else {
+            return Keep::Stop;
+        };
+        let id = serde_json::from_str::<IdOnly>(body).ok().map(|v| v.id);
+        if id.is_some_and(|id| ids.contains(id.as_str())) {
+            Keep::Line
+        } else {
+            Keep::Drop
+        }
+    };
+    rewrite(dir, folder::files::PREDICTIONS, kept_id)?;
+    rewrite(dir, folder::files::LLM_EXCHANGES, kept_id)?;
+    // the scores of the kept conversations' turns, read as the trace is
+    // rewritten
+    let mut turns: HashMap<String, Vec<TurnScore>> = HashMap::new();
+    rewrite(dir, folder::files::TRACE, |line| {
+        let keep = kept_id(line);
+        if keep == Keep::Line {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
+                    turns
+                        .entry(id.to_string())
+                        .or_default()
+                        .push(TurnScore::from_json(&v));
+                }
             }
         }
-        Ok(out)
-    };
-    let predictions = keep_lines(folder::files::PREDICTIONS)?;
-    let trace = keep_lines(folder::files::TRACE)?;
-    let llm = keep_lines(folder::files::LLM_EXCHANGES)?;
-    // failures.md: the header, then the sections of kept conversations
-    let mut failures = String::from("# Failures\n\n");
-    let old_failures = read(folder::files::FAILURES)?;
-    let starts: Vec<usize> = old_failures
-        .match_indices("## ")
-        .map(|(p, _)| p)
-        .filter(|&p| p == 0 || old_failures.as_bytes()[p - 1] == b'\n')
-        .chain([old_failures.len()])
-        .collect();
-    for pair in starts.windows(2) {
-        let section = &old_failures[pair[0]..pair[1]];
-        let id = section[3..].split(" — turn ").next().unwrap_or_default();
-        if ids.contains(id) && section.ends_with("\n\n") {
-            failures.push_str(section);
+        keep
+    })?;
+    rewrite_failures(dir, &ids)?;
+    // last: the commit record
+    let mut lines = 0;
+    rewrite(dir, folder::files::CONVERSATIONS, |line| {
+        lines += 1;
+        match committed(line) {
+            Some(_) if lines <= kept.len() => Keep::Line,
+            _ => Keep::Stop,
         }
-    }
-    // the scores of the kept conversations, in order
-    let mut turns: BTreeMap<&str, Vec<TurnScore>> = BTreeMap::new();
-    let trace_values: Vec<serde_json::Value> = trace
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    for v in &trace_values {
-        if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
-            turns.entry(id).or_default().push(TurnScore::from_json(v));
-        }
-    }
-    for (i, (_, record)) in kept.iter().enumerate() {
+    })?;
+    for (i, record) in kept.iter().enumerate() {
         summary.conversations += 1;
         summary.failed_conversations += usize::from(record.error.is_some());
         let scores = turns.remove(record.id.as_str()).unwrap_or_default();
         tally(summary, &scores, features[i].as_ref());
-    }
-    let conversations: String = kept.iter().map(|(l, _)| format!("{l}\n")).collect();
-    for (name, text) in [
-        (folder::files::PREDICTIONS, &predictions),
-        (folder::files::TRACE, &trace),
-        (folder::files::LLM_EXCHANGES, &llm),
-        (folder::files::FAILURES, &failures),
-        // last: the commit record
-        (folder::files::CONVERSATIONS, &conversations),
-    ] {
-        let path = dir.join(name);
-        let tmp = dir.join(format!("{name}.tmp"));
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|source| EvalError::Write { path, source })?;
     }
     let summary_path = dir.join(folder::files::SUMMARY);
     if summary_path.exists() {
@@ -643,6 +619,119 @@ fn resume(
     }
     info.interrupted = false;
     Ok((info, kept.len()))
+}
+
+/// What [`rewrite`] does with a line of a record file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The line stays.
+    Line,
+    /// The line goes.
+    Drop,
+    /// The line and every one after it go.
+    Stop,
+}
+
+/// The `id` of a record line.
+#[derive(serde::Deserialize)]
+struct IdOnly {
+    id: String,
+}
+
+/// Hands each line of the record file `name` of `dir` to `each`, with its
+/// newline (a last line without one too), until `each` says `false`. A
+/// missing file has no line.
+fn each_line(
+    dir: &Path,
+    name: &str,
+    mut each: impl FnMut(&str) -> Result<bool, EvalError>,
+) -> Result<(), EvalError> {
+    use std::io::BufRead;
+    let path = dir.join(name);
+    let unreadable = |e: std::io::Error| EvalError::Resume {
+        path: dir.to_path_buf(),
+        why: format!("{}: {e}", path.display()),
+    };
+    let file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(unreadable(e)),
+    };
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).map_err(unreadable)? == 0 || !each(&line)? {
+            return Ok(());
+        }
+    }
+}
+
+/// Rewrites the record file `name` of `dir` line by line through a
+/// temporary file: `keep` says of each line whether it stays.
+fn rewrite(dir: &Path, name: &str, mut keep: impl FnMut(&str) -> Keep) -> Result<(), EvalError> {
+    let tmp_name = format!("{name}.tmp");
+    let mut out = create(dir, &tmp_name)?;
+    let write_error = |source| EvalError::Write {
+        path: dir.join(&tmp_name),
+        source,
+    };
+    each_line(dir, name, |line| match keep(line) {
+        Keep::Line => out
+            .write_all(line.as_bytes())
+            .map(|()| true)
+            .map_err(write_error),
+        Keep::Drop => Ok(true),
+        Keep::Stop => Ok(false),
+    })?;
+    out.flush().map_err(write_error)?;
+    drop(out);
+    let path = dir.join(name);
+    std::fs::rename(dir.join(&tmp_name), &path).map_err(|source| EvalError::Write { path, source })
+}
+
+/// Rewrites `failures.md` with its header and the whole sections (each
+/// from its `## id — turn n` line, ended by a blank line) of the
+/// conversations in `ids`.
+fn rewrite_failures(dir: &Path, ids: &HashSet<&str>) -> Result<(), EvalError> {
+    let name = folder::files::FAILURES;
+    let mut section = String::new();
+    let mut kept = String::from("# Failures\n\n");
+    let close = |section: &mut String, kept: &mut String| {
+        let id = section
+            .get(3..)
+            .unwrap_or_default()
+            .split(" — turn ")
+            .next();
+        if id.is_some_and(|id| ids.contains(id)) && section.ends_with("\n\n") {
+            kept.push_str(section);
+        }
+        section.clear();
+    };
+    let tmp_name = format!("{name}.tmp");
+    let mut out = create(dir, &tmp_name)?;
+    let write_error = |source| EvalError::Write {
+        path: dir.join(&tmp_name),
+        source,
+    };
+    each_line(dir, name, |line| {
+        if line.starts_with("## ") {
+            close(&mut section, &mut kept);
+            out.write_all(kept.as_bytes()).map_err(write_error)?;
+            kept.clear();
+        }
+        if line.starts_with("## ") || !section.is_empty() {
+            section.push_str(line);
+        }
+        Ok(true)
+    })?;
+    close(&mut section, &mut kept);
+    out.write_all(kept.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(write_error)?;
+    drop(out);
+    let path = dir.join(name);
+    std::fs::rename(dir.join(&tmp_name), &path).map_err(|source| EvalError::Write { path, source })
 }
 
 /// Each trace with its gold and verdict (gold is read here, after answering).
