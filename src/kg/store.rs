@@ -5,7 +5,7 @@
 //! touches Oxigraph's store API. Queries enter only as [`GuardedQuery`], so
 //! nothing unchecked ever reaches the engine.
 
-use super::abox::{build_abox, GraphStats};
+use super::abox::{build_abox, each_abox_quad, GraphStats};
 use super::guard::{GuardedQuery, QueryForm};
 use super::watchdog::{Stop, Watch, QUERY_MEMORY_LIMIT};
 use crate::dataset::Conversation;
@@ -125,9 +125,12 @@ impl KgStore {
     /// Builds the graph of a conversation's page, with the TBox beside it.
     pub fn build(conversation: &Conversation) -> Result<Self, KgError> {
         ontology::tbox()?;
-        let (graph, quads, stats) = build_abox(&conversation.id, &conversation.document);
         let store = Store::new()?;
-        store.extend(quads)?;
+        let mut transaction = store.start_transaction()?;
+        let (graph, stats) = each_abox_quad(&conversation.id, &conversation.document, |quad| {
+            transaction.insert(quad)
+        });
+        transaction.commit()?;
         Ok(Self {
             store,
             full: OnceLock::new(),
