@@ -19,6 +19,12 @@
 //!   folders, and `mongo` (with the
 //!   `mongodb` feature) exports runs to MongoDB, as they go or from a run
 //!   folder.
+//! - [`inspect`] reads a run folder back into typed structs (overview,
+//!   conversations, turns with answer, gold, plan, values and their
+//!   sources) and renders them: text for `finkg inspect`, `failures.md`,
+//!   the run's SVG plots; `eval` writes the last two through it.
+//! - [`serve`] serves the pages over HTTP: a SPARQL 1.1 Protocol endpoint
+//!   and a web page to ask a report questions.
 //! - [`cli`] does the work of each `finkg` subcommand and its printing;
 //!   the binary only parses the arguments.
 
@@ -26,6 +32,7 @@ pub mod cli;
 pub mod dataset;
 pub mod eval;
 pub mod exec;
+pub mod inspect;
 pub mod kg;
 pub mod lexicon;
 pub mod llm;
@@ -36,6 +43,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod planner;
 pub mod run;
+pub mod serve;
 pub mod trace;
 pub mod turn;
 pub mod vocab;

@@ -7,16 +7,16 @@
 //! (`answer` a number, "yes"/"no" or null; `error` null or the reason).
 
 use clap::{Parser, Subcommand, ValueEnum};
-use finkg::cli::planners::{make_planners, PlannerArgs};
+use finkg::cli::chat::chat;
+use finkg::cli::eval::{eval, EvalRequest};
+use finkg::cli::inspect::inspect;
+use finkg::cli::planners::PlannerArgs;
 use finkg::cli::query::{query, query_batch, ResultsOut};
 use finkg::cli::solve::solve;
-use finkg::cli::{
-    check_eval_dataset, load, mongo, ontology, pick_conversation, run_to_resume, CliError,
-};
-use finkg::eval::{self, EvalOptions};
+use finkg::cli::{load, mongo, ontology, pick_conversation, CliError};
 use finkg::kg::{export_pages, ExportFormat, KgStore};
 use finkg::trace::error_chain;
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -94,13 +94,43 @@ enum Command {
             long,
             value_name = "URI",
             env = "FINKG_MONGO_URI",
-            hide_env_values = true
+            hide_env_values = true,
+            help_heading = "MongoDB export"
         )]
         mongo_uri: Option<String>,
         /// With --mongo-uri: also write the TBox and each page's ABox to the
         /// `triples` collection, one document a quad.
-        #[arg(long)]
+        #[arg(long, help_heading = "MongoDB export")]
         mongo_triples: bool,
+    },
+    /// Ask questions of your own about one report page, with line editing
+    /// and history; `:help` lists the commands (`:explain`, `:table`,
+    /// `:text`, `:sparql`, `:graph`, `:reset`, `:quit`). Reads stdin line by
+    /// line when it is not a terminal.
+    Chat {
+        /// A ConvFinQA file.
+        file: PathBuf,
+        /// The conversation whose page to use instead of the first.
+        #[arg(long, value_name = "ID")]
+        id: Option<String>,
+        #[command(flatten)]
+        planner: PlannerArgs,
+    },
+    /// Read a run folder written by `eval`: its overview (accuracy, by turn,
+    /// by operation, wrong turns by cause, worst conversations, plots), or
+    /// one conversation turn by turn with each value's source marked in
+    /// the page's table or text.
+    Inspect {
+        /// The run folder.
+        run_dir: PathBuf,
+        /// A conversation id, or the start of only one.
+        id: Option<String>,
+        /// Only the wrong turns.
+        #[arg(long, requires = "id")]
+        failed: bool,
+        /// Print the same as one JSON document.
+        #[arg(long)]
+        json: bool,
     },
     /// Export a run folder written by `eval` to MongoDB (needs the `mongodb`
     /// feature): the run, its conversations, turns and LLM exchanges, one
@@ -173,6 +203,17 @@ enum Command {
         /// results formats.
         #[arg(long, value_enum, default_value = "table")]
         format: ResultsOut,
+    },
+    /// Serve the pages of FILE... over HTTP: a SPARQL 1.1 Protocol endpoint
+    /// at /sparql (each page a named graph; read-only, guarded, limited)
+    /// and a web page at / to read a report and ask it questions.
+    Serve {
+        /// ConvFinQA files: every conversation of each is loaded.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The address to listen on (port 0: any free port).
+        #[arg(long, default_value = finkg::serve::DEFAULT_ADDR)]
+        addr: std::net::SocketAddr,
     },
     /// Learn the metric lexicon, or check the ontology folder.
     Ontology {
@@ -247,25 +288,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// A run's exit code: 1 when a failure no retry mends halted it (the LLM
-/// circuit breaker, a rejected key) or when no turn was answered, else 0.
-fn eval_exit(summary: &finkg::run::Summary) -> ExitCode {
-    let halted = summary
-        .stopped
-        .as_deref()
-        .filter(|r| r.starts_with("no further request is made"));
-    let turns = summary.unanswered.max(summary.turns.total);
-    let none_answered = turns > 0 && summary.unanswered == turns;
-    if let Some(reason) = halted {
-        eprintln!("error: the run stopped: {reason}");
-    } else if none_answered {
-        eprintln!("error: no turn was answered; see the errors in the run folder's predictions");
-    } else {
-        return ExitCode::SUCCESS;
-    }
-    ExitCode::from(1)
-}
-
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Solve {
@@ -286,64 +308,25 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             planner,
             mongo_uri,
             mongo_triples,
-        } => {
-            let mut live = mongo::live(mongo_uri.as_deref(), mongo_triples)?;
-            let resuming = resume.is_some();
-            let (out, dataset, limit) = match resume {
-                Some(dir) => {
-                    let info = run_to_resume(&dir)?;
-                    let dataset = dataset
-                        .or_else(|| info.dataset.map(PathBuf::from))
-                        .ok_or_else(|| CliError::new("the run names no dataset; give it"))?;
-                    (dir, dataset, info.limit)
-                }
-                None => (out, dataset.expect("clap requires it"), limit),
-            };
-            let conversations = check_eval_dataset(&dataset)?;
-            if jobs == 0 {
-                return Err(CliError::new("--jobs must be at least 1"));
-            }
-            let workers = make_planners(&planner, jobs)?;
-            let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                // a second signal ends the process at once
-                signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
-                    .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()))
-                    .map_err(|e| CliError::new(format!("cannot handle signals: {e}")))?;
-            }
-            let options = EvalOptions {
-                out: out.clone(),
-                dataset: Some(dataset.clone()),
-                limit,
-                progress: !no_progress,
-                conversations: Some(conversations),
-                resume: resuming,
-                force,
-                interrupt: Some(interrupt),
-            };
-            let examples = finkg::dataset::stream_file(&dataset)?;
-            let summary = match live.as_mut() {
-                Some(observer) => eval::run_with(examples, workers, &options, observer),
-                None => eval::run(examples, workers, &options),
-            }?;
-            let mut stdout = io::stdout().lock();
-            if summary.interrupted {
-                writeln!(
-                    stdout,
-                    "interrupted after {} conversations; finish with: finkg eval --resume {}",
-                    summary.conversations,
-                    out.display()
-                )?;
-                return Ok(ExitCode::from(130));
-            }
-            write!(stdout, "{}", eval::report(&summary))?;
-            writeln!(stdout, "\nrun folder: {}", out.display())?;
-            if let Some(live) = live {
-                let exported = mongo::finish_live(live, &out)?;
-                writeln!(stdout, "{exported}")?;
-            }
-            Ok(eval_exit(&summary))
-        }
+        } => eval(EvalRequest {
+            dataset,
+            out,
+            resume,
+            force,
+            limit,
+            progress: !no_progress,
+            jobs,
+            planner,
+            mongo_uri,
+            mongo_triples,
+        }),
+        Command::Chat { file, id, planner } => chat(&file, id.as_deref(), &planner),
+        Command::Inspect {
+            run_dir,
+            id,
+            failed,
+            json,
+        } => inspect(&run_dir, id.as_deref(), failed, json),
         Command::Export {
             run_dir,
             mongo_uri,
@@ -389,6 +372,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format),
             (None, None) => Err(CliError::new("give a query or --queries")),
         },
+        Command::Serve { files, addr } => finkg::cli::serve::run(&files, addr),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),
             OntologyAction::Check { dir } => ontology::check(&dir),

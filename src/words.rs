@@ -221,6 +221,7 @@ pub fn unglue(label: &str, known: &HashSet<String>) -> String {
 pub fn content_words(text: &str) -> Vec<String> {
     tokens(text)
         .into_iter()
+        .flat_map(split_hyphenated)
         .filter(|t| {
             !is_stop_word(t)
                 && !t
@@ -229,6 +230,21 @@ pub fn content_words(text: &str) -> Vec<String> {
         })
         .map(|t| stem(strip_footnote_digit(&t)))
         .collect()
+}
+
+/// A word joined by hyphens as its parts ("contract-based" is "contract"
+/// and "based"), so that a question that writes them apart ("contract based
+/// intangible assets") meets it; numbers and ranges ("1-3") stay whole.
+fn split_hyphenated(token: String) -> Vec<String> {
+    if token.contains('-')
+        && token
+            .split('-')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphabetic()))
+    {
+        token.split('-').map(str::to_string).collect()
+    } else {
+        vec![token]
+    }
 }
 
 /// A footnote mark glued to a word: "facilities1", "capital2".
@@ -476,6 +492,20 @@ mod tests {
         assert_eq!(years_in("1/3/2009"), vec![2009]);
         assert_eq!(years_in("% change 2014 v 2013"), vec![2014, 2013]);
         assert!(years_in("amount ( in millions )").is_empty());
+    }
+
+    #[test]
+    fn hyphenated_words_meet_their_parts_written_apart() {
+        assert_eq!(
+            content_words("contract-based intangible assets"),
+            content_words("contract based intangible assets")
+        );
+        assert_eq!(
+            content_words("long-term debt"),
+            vec!["long", "term", "debt"]
+        );
+        // a range of numbers is no pair of words
+        assert_eq!(tokens("1-3 years")[0], "1-3");
     }
 
     #[test]

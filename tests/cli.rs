@@ -152,6 +152,121 @@ fn solve_json_prints_one_json_object_a_turn() {
 }
 
 #[test]
+fn ratios_are_printed_with_their_percentage_and_json_keeps_the_fraction() {
+    let out = stdout_of(finkg().arg("solve").arg(data("example.json")));
+    assert!(out.contains("    -> 1.424025 (142.4%)\n"), "{out}");
+    assert!(out.contains("    -> 35.8\n"), "a change is no ratio: {out}");
+    let json = stdout_of(finkg().args(["solve", "--json"]).arg(data("example.json")));
+    let lines = json_lines(&json);
+    assert_number(&lines[4]["answer"], 1.424025);
+    assert!(!json.contains('%'), "{json}");
+}
+
+// ---------------------------------------------------------------- chat
+
+/// The `-> ...` lines of a text output.
+fn answer_lines(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.trim_start().starts_with("-> "))
+        .collect()
+}
+
+#[test]
+fn chat_answers_a_piped_conversation_as_solve_does() {
+    let questions = [
+        "what was the weighted average exercise price per share in 2007?",
+        "and what was it in 2005?",
+        "what was, then, the change over the years?",
+    ];
+    let mut solve = finkg();
+    solve.arg("solve").arg(data("example.json"));
+    for q in questions {
+        solve.args(["--question", q]);
+    }
+    let solved = stdout_of(&mut solve);
+    let chatted = stdout_of(
+        finkg()
+            .arg("chat")
+            .arg(data("example.json"))
+            .write_stdin(questions.join("\n") + "\n"),
+    );
+    assert_eq!(answer_lines(&chatted), answer_lines(&solved), "{chatted}");
+    assert_eq!(
+        answer_lines(&chatted),
+        ["    -> 60.94", "    -> 25.14", "    -> 35.8"]
+    );
+    assert!(
+        chatted.contains("[2] what was, then, the change over the years?"),
+        "{chatted}"
+    );
+}
+
+#[test]
+fn chat_commands_explain_show_query_and_reset() {
+    let script = "\
+what was the weighted average exercise price per share in 2005?
+:explain
+:table
+:text
+:sparql SELECT ?l WHERE { GRAPH ?g { ?r a fk:TableRow ; fk:index 3 ; rdfs:label ?l } }
+:sparql DELETE WHERE { ?s ?p ?o }
+:bogus
+:reset
+:explain
+what was, then, the change over the years?
+:quit
+what was the expected volatility in 2006?
+";
+    let out = stdout_of(
+        finkg()
+            .arg("chat")
+            .arg(data("example.json"))
+            .write_stdin(script),
+    );
+    // :explain marks the source cell in the page's table
+    let explained = out.split("    -> 25.14\n").nth(1).unwrap();
+    assert!(explained.contains("    formula: value"), "{out}");
+    let row = explained
+        .lines()
+        .find(|l| {
+            l.trim_start()
+                .starts_with("weighted average exercise price")
+        })
+        .unwrap();
+    assert!(row.ends_with("| [25.14]"), "{row}");
+    // :text numbers the sentences
+    assert!(out.contains("\n[0] (pre) "), "{out}");
+    // :sparql through the guard
+    assert!(out.contains("expected volatility\n(1 rows)"), "{out}");
+    assert!(out.contains("error: the query is an update"), "{out}");
+    assert!(out.contains("unknown command `:bogus`"), "{out}");
+    // :reset forgets the answers: the next question is turn 0 again
+    assert!(out.contains("nothing to explain yet"), "{out}");
+    assert!(
+        out.contains("[0] what was, then, the change over the years?"),
+        "{out}"
+    );
+    // :quit ends before the last line
+    assert!(!out.contains("expected volatility in 2006"), "{out}");
+}
+
+#[test]
+fn chat_graph_is_the_pages_turtle() {
+    let out = stdout_of(
+        finkg()
+            .arg("chat")
+            .arg(data("example.json"))
+            .write_stdin(":graph\n"),
+    );
+    let turtle = out.split_once('\n').unwrap().1;
+    let triples = RdfParser::from_format(RdfFormat::Turtle)
+        .for_slice(turtle.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .expect("the page's Turtle parses");
+    assert_eq!(triples.len(), 919, "the page's triples, no TBox");
+}
+
+#[test]
 fn solve_explain_shows_sparql_and_formula() {
     let out = stdout_of(
         finkg()
@@ -388,7 +503,7 @@ fn eval_resume_after_a_crash_gives_the_uninterrupted_run() {
         &lines[3][..10]
     );
     std::fs::write(cut.join("conversations.jsonl"), kept).unwrap();
-    for name in ["predictions.jsonl", "trace.jsonl"] {
+    for name in ["predictions.jsonl", "trace.jsonl", "pages.jsonl"] {
         let through_fourth: String = text(name)
             .lines()
             .take_while(|l| {
@@ -420,7 +535,12 @@ fn eval_resume_after_a_crash_gives_the_uninterrupted_run() {
     a["seconds"] = Value::Null;
     b["seconds"] = Value::Null;
     assert_eq!(a, b);
-    for name in ["predictions.jsonl", "conversations.jsonl", "failures.md"] {
+    for name in [
+        "predictions.jsonl",
+        "conversations.jsonl",
+        "failures.md",
+        "pages.jsonl",
+    ] {
         assert_eq!(
             std::fs::read_to_string(whole.join(name)).unwrap(),
             text(name),
@@ -943,6 +1063,8 @@ fn subcommand_help_lists_the_options() {
         ),
         ("kg", &["--format", "turtle", "nquads", "--all", "--id"]),
         ("query", &["--format", "json", "csv", "--id", "--queries"]),
+        ("inspect", &["RUN_DIR", "[ID]", "--failed", "--json"]),
+        ("chat", &["FILE", "--id", "--planner", "--llm-model"]),
     ];
     for (sub, options) in cases {
         let out = stdout_of(finkg().args([*sub, "--help"]));
@@ -953,6 +1075,15 @@ fn subcommand_help_lists_the_options() {
             );
         }
     }
+    // the MongoDB options under their own heading, not the LLM planner's
+    let out = stdout_of(finkg().args(["eval", "--help"]));
+    let mongo = out
+        .split("MongoDB export:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no MongoDB heading:\n{out}"));
+    assert!(mongo.contains("--mongo-uri") && mongo.contains("--mongo-triples"));
+    let before = out.split("MongoDB export:").next().unwrap();
+    assert!(!before.contains("--mongo-uri"), "{out}");
 }
 
 #[test]

@@ -801,6 +801,15 @@ fn eval_answers_conversations_concurrently_in_order() {
         .flat_map(|i| (0..4).map(move |t| (format!("Test_ACME/2009/page_7.pdf-{i}"), t)))
         .collect();
     assert_eq!(ids, expected, "the dataset's order, turns in order");
+    // the trace's exchanges are charted: latency, tokens and cost a turn
+    for name in [
+        "llm_latency_per_turn.svg",
+        "llm_tokens_per_turn.svg",
+        "llm_cost_over_run.svg",
+    ] {
+        let svg = std::fs::read_to_string(out_dir.join(name)).unwrap();
+        assert!(svg.contains("<polyline"), "{name} draws its line: {svg}");
+    }
     let got = server.received();
     assert_eq!(got.len(), 16);
     let overlapped = got.iter().enumerate().any(|(i, a)| {

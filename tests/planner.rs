@@ -543,6 +543,34 @@ fn that_in_thousands_restates_a_text_amount_in_millions() {
     );
 }
 
+#[test]
+fn a_result_in_billions_restated_in_millions_uses_its_own_scale() {
+    // the sentence prints "million" too; the result's scale is the
+    // billion of the number bound
+    check(
+        SALES,
+        "commitments were $ 1.1 billion ( $ 288 million in 2010 ) .",
+        &[
+            "what were the commitments, in billions?",
+            "what about in millions?",
+        ],
+        &[Num("1.1"), Num("1100")],
+    );
+}
+
+#[test]
+fn what_about_in_percentage_restates_the_last_ratio() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was the ratio of operating income to net sales in 2009?",
+            "what about in percentage?",
+        ],
+        &[Num("0.2"), Num("20")],
+    );
+}
+
 // ------------------------------------------------------ shares of a total
 
 /// Regions as rows with a total row; a total column too.
@@ -1026,5 +1054,263 @@ fn a_year_asked_names_the_column_that_prints_it() {
             "what was the value of the s&p 500 index in 2010?",
         ],
         &[Num("97.26"), Num("78.62")],
+    );
+}
+
+#[test]
+fn change_since_a_year_ends_in_the_year_the_conversation_is_about() {
+    // "since 2007" starts the change; it ends in 2009, the year asked
+    // before, not in 2007 (which would make 2006, absent here, the start)
+    check(
+        SALES,
+        "",
+        &[
+            "what were net sales in 2009?",
+            "and what was the change in net sales since 2007?",
+            "and from 2008 to that year?",
+        ],
+        &[Num("1500"), Num("500"), Num("300")],
+    );
+}
+
+#[test]
+fn a_number_added_to_the_last_result() {
+    check(
+        SALES,
+        "",
+        &[
+            "how many stores were there in 2009?",
+            "what is that plus 9?",
+            "what is that value plus 10?",
+        ],
+        &[Num("56"), Num("65"), Num("75")],
+    );
+}
+
+#[test]
+fn a_report_date_beside_a_joined_pair_of_years_is_no_end_of_the_change() {
+    check(
+        SALES,
+        "",
+        &["as of 12/31/09, what was the change in net sales between 2007 and 2008?"],
+        &[Num("200")],
+    );
+}
+
+#[test]
+fn a_header_number_is_the_lost_first_row_of_a_sequence() {
+    // the first row ("2003", 1150786) was lost into the header; the rows
+    // that remain count up from 2004, so the header's number is 2003's
+    let maturities: TableRows = &[
+        &["", "$ 1150786"],
+        &["2004", "925005"],
+        &["2005", "540372"],
+        &["2006", "139952"],
+    ];
+    check(
+        maturities,
+        "annual debt maturities are as follows :",
+        &["what were the debt maturities in 2003?", "and in 2005?"],
+        &[Num("1150786"), Num("540372")],
+    );
+    let quarters: TableRows = &[
+        &["", "high $ 17.84", "low $ 15.00"],
+        &["second quarter", "18.50", "16.25"],
+        &["third quarter", "19.75", "17.00"],
+        &["fourth quarter", "21.00", "18.10"],
+    ];
+    check(
+        quarters,
+        "",
+        &["what was the high price in the first quarter?"],
+        &[Num("17.84")],
+    );
+}
+
+#[test]
+fn this_total_names_the_result_whose_question_said_total() {
+    // no sum was computed: "this total" is the look-up asked as a total,
+    // not the page's total row
+    let sales: TableRows = &[
+        &["", "2009", "2008"],
+        &["product sales", "1000", "900"],
+        &["service sales", "500", "300"],
+        &["total sales", "1500", "1200"],
+    ];
+    check(
+        sales,
+        "",
+        &[
+            "what was the total of product sales in 2009?",
+            "and how much do the service sales of 2009 represent in relation to this total?",
+        ],
+        &[Num("1000"), Num("0.5")],
+    );
+}
+
+#[test]
+fn one_amount_for_a_list_of_years_is_about_the_year_asked() {
+    check(
+        SALES,
+        "annual cash dividends paid on common stock were 40 cents per share in 2009 , 2008 and 2007 . \
+         total dividends paid were $ 40.6 million in 2009 , $ 41 million in 2008 and $ 42.5 million in 2007 .",
+        &[
+            "what was the cash dividend paid per common stock share in 2008?",
+            "and what were the total dividends paid in that year?",
+        ],
+        &[Num("40"), Num("41")],
+    );
+}
+
+#[test]
+fn a_share_whose_whole_names_a_row_of_a_table_without_totals() {
+    // "does" separates the whole from the part; the whole is the row it
+    // names, not the sum of the column
+    check(
+        SALES,
+        TEXT,
+        &["what percentage of net sales does the operating income represent in 2009?"],
+        &[Num("0.2")],
+    );
+    check(
+        SALES,
+        TEXT,
+        &["what portion of the net sales in 2009 is the operating income?"],
+        &[Num("0.2")],
+    );
+}
+
+#[test]
+fn a_sum_that_counts_its_years_adds_that_many_values() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what were net sales in 2009?",
+            "and 2008?",
+            "and 2007?",
+            "what is the sum of the three years?",
+        ],
+        &[Num("1500"), Num("1200"), Num("1000"), Num("3700")],
+    );
+}
+
+#[test]
+fn a_change_the_text_states_answers_a_change_and_not_a_level() {
+    let text = "interest expense decreased $ 13 million , or 23% , to $ 44 million in 2009 .";
+    check(
+        SALES,
+        text,
+        &["what was the interest expense in 2009?"],
+        &[Num("44")],
+    );
+    check(
+        SALES,
+        text,
+        &["how much did interest expense decrease in 2009?"],
+        &[Num("13")],
+    );
+    check(
+        SALES,
+        text,
+        &["what was the decrease in interest expense from 2008 to 2009?"],
+        &[Num("13")],
+    );
+}
+
+#[test]
+fn a_typing_slip_in_a_long_word_still_names_the_row() {
+    let balance: TableRows = &[
+        &["", "2009", "2008"],
+        &["cash and cash equivalents", "500", "420"],
+        &["inventories", "210", "230"],
+        &["entergy louisiana", "149", "152"],
+    ];
+    check(
+        balance,
+        "",
+        &[
+            "what were the inventroies in 2009?",
+            "and entergy lousiana in 2008?",
+        ],
+        &[Num("210"), Num("152")],
+    );
+}
+
+#[test]
+fn a_follow_up_in_the_same_sentence_reads_the_number_of_the_same_noun() {
+    // "and in 2008?" after "93000 gas customers": the 2008 number followed
+    // by "gas customers", not the nearest 2008 number
+    check(
+        SALES,
+        "approximately 141000 electric customers and 93000 gas customers were served in 2009 , compared to 132000 electric customers in 2008 and 86000 gas customers in 2008 .",
+        &["how many gas customers were there in 2009?", "and what was it in 2008?"],
+        &[Num("93000"), Num("86000")],
+    );
+}
+
+#[test]
+fn the_value_of_a_count_is_the_count_times_its_unit_price() {
+    let plans: TableRows = &[
+        &[
+            "",
+            "number of securities to be issued upon exercise of options",
+            "weighted-average exercise price of options",
+            "number of securities remaining available",
+        ],
+        &[
+            "plans approved by security holders",
+            "1,000",
+            "$ 20.50",
+            "5,000",
+        ],
+    ];
+    check(
+        plans,
+        "",
+        &["what is the total value of the securities to be issued upon exercise of options?"],
+        &[Num("20500")],
+    );
+    // a count asked as a count stays a count
+    check(
+        plans,
+        "",
+        &["what is the number of securities remaining available?"],
+        &[Num("5000")],
+    );
+}
+
+#[test]
+fn in_percentage_names_no_value() {
+    // "those costs in 2008" is the value asked before (from the text), not
+    // a cell that matches "percentage" too
+    let debt: TableRows = &[
+        &["", "2009", "2008"],
+        &["senior notes", "900", "900"],
+        &["less unamortized costs as a percentage", "-26", "-27"],
+    ];
+    check(
+        debt,
+        "the company had unamortized costs associated with the senior notes of $ 15 million and $ 19 million as of december 31 , 2009 and 2008 , respectively .",
+        &[
+            "what was the change in the unamortized costs associated with the senior notes from 2008 to 2009?",
+            "and how much does this change represent in relation to those costs in 2008, in percentage?",
+        ],
+        &[Num("-4"), Num("-0.210526")],
+    );
+}
+
+#[test]
+fn a_change_over_the_prior_year_amount_divides_by_its_start() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what were net sales in 2009?",
+            "and in the previous year?",
+            "what was the increase?",
+            "what is the increase as a percentage of the prior year amount?",
+        ],
+        &[Num("1500"), Num("1200"), Num("300"), Num("0.25")],
     );
 }

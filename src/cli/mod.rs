@@ -2,17 +2,26 @@
 //! body and its printing. `src/main.rs` holds only the argument
 //! definitions and the dispatch.
 //!
+//! - [`eval`]: `eval`'s exit code;
 //! - [`planners`]: the planner options and the planners they make;
 //! - [`solve`]: `solve`, a conversation turn by turn, printed;
+//! - [`chat`]: `chat`, questions of one's own over a page, with commands;
+//! - [`eval`]: `eval`, a scored run and its folder;
+//! - [`inspect`]: `inspect`, a run folder read back;
 //! - [`query`]: `query`, one query or a JSON Lines batch of them;
 //! - [`ontology`]: `ontology build|check`;
 //! - [`mongo`]: `eval --mongo-uri` and `export` (refused without the
-//!   `mongodb` feature).
+//!   `mongodb` feature);
+//! - [`serve`]: `serve`, the pages over HTTP ([`crate::serve`]).
 
+pub mod chat;
+pub mod eval;
+pub mod inspect;
 pub mod mongo;
 pub mod ontology;
 pub mod planners;
 pub mod query;
+pub mod serve;
 pub mod solve;
 
 use crate::dataset::{self, Conversation, Example};
@@ -136,6 +145,34 @@ pub fn check_eval_dataset(path: &Path) -> Result<usize, CliError> {
 /// written as `\x1b`-style escapes, never raw.
 pub struct Printable<W: io::Write>(pub W);
 
+/// `text` with its control characters escaped as [`Printable`] writes
+/// them, except the colour and weight escapes (`ESC [ 1 ; 7 m`) that
+/// [`crate::inspect::text::Marks::terminal`] writes.
+pub fn printable_styled(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('\u{1b}') {
+        out.push_str(&printable(&rest[..i]));
+        let after = &rest[i + 1..];
+        let sgr = after.strip_prefix('[').and_then(|a| {
+            let end = a.find(|c: char| !(c.is_ascii_digit() || c == ';'))?;
+            (a[end..].starts_with('m')).then_some(end + 2)
+        });
+        match sgr {
+            Some(len) => {
+                out.push_str(&rest[i..i + 1 + len]);
+                rest = &after[len..];
+            }
+            None => {
+                out.push_str("\\x1b");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(&printable(rest));
+    out
+}
+
 /// `text` with its control characters escaped as [`Printable`] writes them.
 pub fn printable(text: &str) -> String {
     let mut out = Printable(Vec::new());
@@ -187,6 +224,15 @@ mod tests {
         assert_eq!(
             printable("a\x1b[31mred\x07\0 ok\n\tnext é\x7f"),
             "a\\x1b[31mred\\x07\\x00 ok\n\tnext é\\x7f"
+        );
+    }
+
+    #[test]
+    fn styled_text_keeps_colour_escapes_and_escapes_the_rest() {
+        let text = "a \u{1b}[1m\u{1b}[7mb\u{1b}[0m \u{1b}]0;title\u{7} \u{1b}[2J";
+        assert_eq!(
+            printable_styled(text),
+            "a \u{1b}[1m\u{1b}[7mb\u{1b}[0m \\x1b]0;title\\x07 \\x1b[2J"
         );
     }
 }

@@ -7,8 +7,8 @@ use crate::dataset::Conversation;
 use crate::kg::{GuardedQuery, KgStore, QueryOutput};
 use crate::trace::error_chain;
 use clap::ValueEnum;
-use oxigraph::model::{Term, Variable};
-use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
+use oxigraph::model::Term;
+use oxigraph::sparql::results::QueryResultsFormat;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::Path;
@@ -85,28 +85,7 @@ pub fn write_results(
     output: QueryOutput,
     format: QueryResultsFormat,
 ) -> io::Result<()> {
-    match output {
-        QueryOutput::Boolean(b) => {
-            QueryResultsSerializer::from_format(format).serialize_boolean_to_writer(out, b)?;
-        }
-        QueryOutput::Solutions { variables, rows } => {
-            let vars: Vec<Variable> = variables
-                .iter()
-                .map(|v| Variable::new_unchecked(v.as_str()))
-                .collect();
-            let mut ser = QueryResultsSerializer::from_format(format)
-                .serialize_solutions_to_writer(out, vars.clone())?;
-            for row in &rows {
-                ser.serialize(
-                    vars.iter()
-                        .zip(row)
-                        .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
-                )?;
-            }
-            ser.finish()?;
-        }
-    }
-    Ok(())
+    output.write(out, format)
 }
 
 /// `query`: one query against a conversation's graph, printed as a table or
@@ -119,9 +98,7 @@ pub fn query(
 ) -> Result<ExitCode, CliError> {
     let conversation = pick_conversation(file, id)?;
     let kg = KgStore::build(&conversation)?;
-    let text = format!("{}{sparql}", crate::vocab::sparql_prefixes());
-    let query = GuardedQuery::parse(&text)?;
-    let output = kg.query(&query)?;
+    let output = run_query(&kg, sparql)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let results_format = match format {
         ResultsOut::Table => None,
@@ -138,7 +115,25 @@ pub fn query(
                 writeln!(out)?;
             }
         }
-        (QueryOutput::Solutions { variables, rows }, None) => {
+        (output, None) => write_table(&mut out, output)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs a query (the finkg prefixes predeclared) through the guard
+/// against a page's graph.
+pub fn run_query(kg: &KgStore, sparql: &str) -> Result<QueryOutput, CliError> {
+    let text = format!("{}{sparql}", crate::vocab::sparql_prefixes());
+    let query = GuardedQuery::parse(&text)?;
+    Ok(kg.query(&query)?)
+}
+
+/// Writes query results as a readable table (`true`/`false` for ASK).
+pub fn write_table(out: &mut impl Write, output: QueryOutput) -> io::Result<()> {
+    match output {
+        QueryOutput::Boolean(b) => writeln!(out, "{b}")?,
+        QueryOutput::Solutions { variables, rows } => {
             let cells: Vec<Vec<String>> = rows
                 .iter()
                 .map(|r| {
@@ -188,8 +183,7 @@ pub fn query(
             writeln!(out, "({} rows)", rows.len())?;
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn show_term(t: &Term) -> String {

@@ -7,7 +7,8 @@ use super::planners::{make_planners, PlannerArgs};
 use super::{load, CliError};
 use crate::pipeline::{load_failure, Planners, Session};
 use crate::trace::TurnTrace;
-use crate::turn::{Usage, ValueSpec};
+use crate::turn::{MetricType, Usage, ValueSpec};
+use rust_decimal::Decimal;
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -128,7 +129,13 @@ pub fn print_turn(
         return writeln!(out, "{line}");
     }
     match (&t.answer, &t.error) {
-        (Some(a), _) => writeln!(out, "[{}] {}\n    -> {a}", t.turn, t.question)?,
+        (Some(_), _) => writeln!(
+            out,
+            "[{}] {}\n    -> {}",
+            t.turn,
+            t.question,
+            answer_text(t)
+        )?,
         (None, Some(e)) => writeln!(out, "[{}] {}\n    -> no answer: {e}", t.turn, t.question)?,
         (None, None) => writeln!(out, "[{}] {}\n    -> no answer", t.turn, t.question)?,
     }
@@ -178,6 +185,31 @@ pub fn print_turn(
         }
     }
     Ok(())
+}
+
+/// A turn's answer as people read it: a ratio or percentage change with
+/// its percentage too (`1.424025 (142.4%)`); `--json` keeps the dataset's
+/// fraction alone.
+pub fn answer_text(t: &TurnTrace) -> String {
+    let Some(answer) = t.answer else {
+        return match &t.error {
+            Some(e) => format!("no answer: {e}"),
+            None => "no answer".into(),
+        };
+    };
+    let ratio = t.result.as_ref().is_some_and(|r| {
+        matches!(
+            r.metric_type,
+            MetricType::Ratio | MetricType::PercentageChange
+        )
+    });
+    match answer.number() {
+        Some(d) if ratio => {
+            let percent = (d * Decimal::ONE_HUNDRED).round_dp(1);
+            format!("{answer} ({percent:.1}%)")
+        }
+        _ => answer.to_string(),
+    }
 }
 
 /// The LLM exchanges of a turn, prompt and reply indented under a header line.

@@ -14,8 +14,11 @@
 //! - `conversations.jsonl` — one [`ConversationRecord`] a conversation
 //!   (turns, right turns, graph statistics);
 //! - `summary.json` — the [`Summary`];
-//! - `failures.md` — each miss with its question, answer, gold, plan,
-//!   SPARQL, bindings and formula.
+//! - `pages.jsonl` — one [`PageRecord`] a conversation (its table and
+//!   sentences, for `finkg inspect`);
+//! - `failures.md` — the misses grouped by cause, each with its question,
+//!   answer, gold, plan, SPARQL, bindings and formula, written from the
+//!   folder when the run ends ([`crate::inspect::failures`]).
 //!
 //! A conversation is committed by its line in `conversations.jsonl`,
 //! written and flushed only after its lines in the other files are: after
@@ -34,10 +37,13 @@
 
 pub mod score;
 
+use crate::inspect::failures::Failures;
+use crate::inspect::plots::{self, PlotData, PlotError};
+use crate::inspect::{self, InspectError};
 use crate::run::folder;
 use crate::run::{
-    ConversationRecord, GoldRecord, LlmExchangeRecord, RunInfo, RunObserver, ScoredTurn, Summary,
-    Tally,
+    ConversationRecord, GoldRecord, LlmExchangeRecord, PageRecord, RunInfo, RunObserver,
+    ScoredTurn, Summary, Tally,
 };
 
 use crate::dataset::{DatasetError, Example, Features, Gold};
@@ -77,6 +83,12 @@ pub enum EvalError {
     /// The dataset could not be read to its end.
     #[error(transparent)]
     Dataset(#[from] DatasetError),
+    /// The folder's records could not be read back (for `failures.md`).
+    #[error("cannot read the run folder back")]
+    ReadBack(#[from] InspectError),
+    /// A chart could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
     /// The folder cannot be resumed.
     #[error("cannot resume `{}`: {why}", path.display())]
     Resume {
@@ -125,7 +137,7 @@ struct Writers {
     trace: BufWriter<File>,
     llm: BufWriter<File>,
     conversations: BufWriter<File>,
-    failures: BufWriter<File>,
+    pages: BufWriter<File>,
     dir: PathBuf,
 }
 
@@ -288,13 +300,6 @@ pub fn run_with(
         for name in RECORD_FILES {
             create(&options.out, name)?;
         }
-        let mut failures = append(&options.out, folder::files::FAILURES)?;
-        writeln!(failures, "# Failures\n")
-            .and_then(|()| failures.flush())
-            .map_err(|source| EvalError::Write {
-                path: options.out.join(folder::files::FAILURES),
-                source,
-            })?;
         (info, 0)
     };
     write_json(options.out.join(folder::files::RUN), &info)?;
@@ -303,7 +308,7 @@ pub fn run_with(
         trace: append(&options.out, folder::files::TRACE)?,
         llm: append(&options.out, folder::files::LLM_EXCHANGES)?,
         conversations: append(&options.out, folder::files::CONVERSATIONS)?,
-        failures: append(&options.out, folder::files::FAILURES)?,
+        pages: append(&options.out, folder::files::PAGES)?,
         dir: options.out.clone(),
     };
     observer.started(&info);
@@ -401,6 +406,17 @@ pub fn run_with(
     summary.stopped = stopped.filter(|_| !summary.interrupted);
     summary.seconds = started.elapsed().as_secs_f64();
     w.flush()?;
+    drop(w);
+    // failures.md and the charts from the folder's records, a
+    // conversation at a time
+    let mut failed = Failures::default();
+    let mut charted = PlotData::default();
+    inspect::each_conversation(&options.out, |record, turns| {
+        failed.add(&record.id, turns);
+        charted.add(record.graph.map(|g| g.observations), turns);
+    })?;
+    let path = options.out.join(folder::files::FAILURES);
+    std::fs::write(&path, failed.markdown()).map_err(|source| EvalError::Write { path, source })?;
     if summary.interrupted {
         info.interrupted = true;
         write_json(options.out.join(folder::files::RUN), &info)?;
@@ -413,7 +429,23 @@ pub fn run_with(
     info.finished = Some(folder::utc_timestamp(std::time::SystemTime::now()));
     write_json(options.out.join(folder::files::RUN), &info)?;
     observer.finished(&info, &summary);
+    // last: a chart that fails leaves the run's records complete
+    draw(&summary, &charted, &options.out)?;
     Ok(summary)
+}
+
+/// Draws the run's charts; a panic in the drawing library is an error.
+fn draw(summary: &Summary, data: &PlotData, dir: &Path) -> Result<(), EvalError> {
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        plots::write(Some(summary), data, dir)
+    }));
+    match drawn {
+        Ok(result) => result.map(drop).map_err(EvalError::from),
+        Err(_) => Err(EvalError::from(PlotError {
+            file: "the run's charts".into(),
+            why: "the drawing library failed".into(),
+        })),
+    }
 }
 
 /// Scores an answered conversation, writes its records and shows them to
@@ -451,7 +483,8 @@ fn record(
         .as_ref()
         .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
     let features = example.gold.as_ref().map(|g| &g.features);
-    write_conversation(summary, w, &record, &scored, features)?;
+    let page = PageRecord::of(conv);
+    write_conversation(summary, w, &record, &page, &scored, features)?;
     observer.conversation(&record, &scored);
     Ok(())
 }
@@ -462,7 +495,7 @@ const RECORD_FILES: [&str; 5] = [
     folder::files::TRACE,
     folder::files::LLM_EXCHANGES,
     folder::files::CONVERSATIONS,
-    folder::files::FAILURES,
+    folder::files::PAGES,
 ];
 
 fn append(dir: &Path, name: &str) -> Result<BufWriter<File>, EvalError> {
@@ -481,7 +514,12 @@ fn clear(dir: &Path, force: bool) -> Result<(), EvalError> {
     let run = dir.join(folder::files::RUN);
     let mut held = RECORD_FILES
         .iter()
-        .chain([&folder::files::SUMMARY, &folder::files::RUN])
+        .chain([
+            &folder::files::SUMMARY,
+            &folder::files::RUN,
+            &folder::files::FAILURES,
+        ])
+        .chain(plots::PLOTS.iter().map(|p| &p.file))
         .map(|name| dir.join(name))
         .filter(|p| p.exists())
         .peekable();
@@ -594,7 +632,7 @@ fn resume(
         }
         keep
     })?;
-    rewrite_failures(dir, &ids)?;
+    rewrite(dir, folder::files::PAGES, kept_id)?;
     // last: the commit record
     let mut lines = 0;
     rewrite(dir, folder::files::CONVERSATIONS, |line| {
@@ -610,12 +648,12 @@ fn resume(
         let scores = turns.remove(record.id.as_str()).unwrap_or_default();
         tally(summary, &scores, features[i].as_ref());
     }
-    let summary_path = dir.join(folder::files::SUMMARY);
-    if summary_path.exists() {
-        std::fs::remove_file(&summary_path).map_err(|source| EvalError::Write {
-            path: summary_path,
-            source,
-        })?;
+    // rewritten when the run ends
+    for name in [folder::files::SUMMARY, folder::files::FAILURES] {
+        let path = dir.join(name);
+        if path.exists() {
+            std::fs::remove_file(&path).map_err(|source| EvalError::Write { path, source })?;
+        }
     }
     info.interrupted = false;
     Ok((info, kept.len()))
@@ -685,50 +723,6 @@ fn rewrite(dir: &Path, name: &str, mut keep: impl FnMut(&str) -> Keep) -> Result
         Keep::Stop => Ok(false),
     })?;
     out.flush().map_err(write_error)?;
-    drop(out);
-    let path = dir.join(name);
-    std::fs::rename(dir.join(&tmp_name), &path).map_err(|source| EvalError::Write { path, source })
-}
-
-/// Rewrites `failures.md` with its header and the whole sections (each
-/// from its `## id — turn n` line, ended by a blank line) of the
-/// conversations in `ids`.
-fn rewrite_failures(dir: &Path, ids: &HashSet<&str>) -> Result<(), EvalError> {
-    let name = folder::files::FAILURES;
-    let mut section = String::new();
-    let mut kept = String::from("# Failures\n\n");
-    let close = |section: &mut String, kept: &mut String| {
-        let id = section
-            .get(3..)
-            .unwrap_or_default()
-            .split(" — turn ")
-            .next();
-        if id.is_some_and(|id| ids.contains(id)) && section.ends_with("\n\n") {
-            kept.push_str(section);
-        }
-        section.clear();
-    };
-    let tmp_name = format!("{name}.tmp");
-    let mut out = create(dir, &tmp_name)?;
-    let write_error = |source| EvalError::Write {
-        path: dir.join(&tmp_name),
-        source,
-    };
-    each_line(dir, name, |line| {
-        if line.starts_with("## ") {
-            close(&mut section, &mut kept);
-            out.write_all(kept.as_bytes()).map_err(write_error)?;
-            kept.clear();
-        }
-        if line.starts_with("## ") || !section.is_empty() {
-            section.push_str(line);
-        }
-        Ok(true)
-    })?;
-    close(&mut section, &mut kept);
-    out.write_all(kept.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(write_error)?;
     drop(out);
     let path = dir.join(name);
     std::fs::rename(dir.join(&tmp_name), &path).map_err(|source| EvalError::Write { path, source })
@@ -861,9 +855,7 @@ impl Writers {
         self.llm
             .flush()
             .map_err(self.io(folder::files::LLM_EXCHANGES))?;
-        self.failures
-            .flush()
-            .map_err(self.io(folder::files::FAILURES))?;
+        self.pages.flush().map_err(self.io(folder::files::PAGES))?;
         self.conversations
             .flush()
             .map_err(self.io(folder::files::CONVERSATIONS))
@@ -876,9 +868,12 @@ fn write_conversation(
     summary: &mut Summary,
     w: &mut Writers,
     record: &ConversationRecord,
+    page: &PageRecord,
     scored: &[ScoredTurn<'_>],
     features: Option<&Features>,
 ) -> Result<(), EvalError> {
+    let line = serde_json::to_string(page).unwrap_or_default();
+    writeln!(w.pages, "{line}").map_err(w.io(folder::files::PAGES))?;
     for s in scored {
         let t = s.trace;
         let line = serde_json::to_string(&Prediction {
@@ -901,9 +896,6 @@ fn write_conversation(
             .unwrap_or_default();
             writeln!(w.llm, "{line}").map_err(w.io(folder::files::LLM_EXCHANGES))?;
         }
-        if let (Some(g), Some(false)) = (&s.gold, s.correct) {
-            write_failure(w, t, g)?;
-        }
     }
     w.flush()?;
     let line = serde_json::to_string(record).unwrap_or_default();
@@ -914,45 +906,6 @@ fn write_conversation(
     let scores: Vec<TurnScore> = scored.iter().map(TurnScore::of).collect();
     tally(summary, &scores, features);
     Ok(())
-}
-
-fn write_failure(w: &mut Writers, t: &TurnTrace, g: &GoldRecord) -> Result<(), EvalError> {
-    let gold = match g.answer {
-        crate::turn::Answer::Number(d) => d.to_string(),
-        other => other.to_string(),
-    };
-    let (text, ops) = (&g.text, &g.operations);
-    let mut s = format!("## {} — turn {}\n\n", t.id, t.turn);
-    s.push_str(&format!("- question: {}\n", t.question));
-    s.push_str(&format!(
-        "- answer: {}\n",
-        t.answer
-            .map(|a| a.to_string())
-            .unwrap_or_else(|| "none".into())
-    ));
-    s.push_str(&format!("- gold: {gold} (`{text}`, {ops})\n"));
-    if let Some(e) = &t.error {
-        s.push_str(&format!("- error: {e}\n"));
-    }
-    if let Some(plan) = &t.plan {
-        s.push_str(&format!(
-            "- plan: `{}`\n",
-            serde_json::to_string(plan).unwrap_or_default()
-        ));
-    }
-    for v in &t.values {
-        s.push_str(&format!(
-            "- `{}` = {} — {} — from {}\n",
-            v.name, v.value, v.description, v.source
-        ));
-    }
-    if let Some(f) = &t.formula {
-        s.push_str(&format!("- formula: `{f}`\n"));
-    }
-    s.push('\n');
-    w.failures
-        .write_all(s.as_bytes())
-        .map_err(w.io("failures.md"))
 }
 
 /// The report printed after a run.

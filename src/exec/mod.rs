@@ -123,6 +123,7 @@ fn bind_value(
             year: None,
             scale: None,
             sparql: None,
+            node: None,
         }),
         ValueSpec::Reference(r) => {
             let bad = |why| ExecError::BadReference {
@@ -147,6 +148,7 @@ fn bind_value(
                 year: result.period.as_deref().and_then(|p| p.parse().ok()),
                 scale: result.scale.clone(),
                 sparql: None,
+                node: None,
             })
         }
         ValueSpec::Sparql {
@@ -211,12 +213,13 @@ fn bind_value(
                 source: info
                     .as_ref()
                     .map(|i| i.text.clone())
-                    .or(source_iri)
+                    .or_else(|| source_iri.clone())
                     .unwrap_or_else(|| "graph".into()),
                 metric: info.as_ref().and_then(|i| i.metric.clone()),
                 year: info.as_ref().and_then(|i| i.year),
                 scale: info.as_ref().and_then(|i| i.scale.clone()),
                 sparql: Some(sparql.clone()),
+                node: source_iri,
             })
         }
     }

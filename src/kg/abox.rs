@@ -286,6 +286,12 @@ fn add_sentence(
         if let Some(y) = n.year {
             b.add(&fact, &fk("year"), year(y));
         }
+        if n.is_change {
+            b.add(&fact, &fk("isChange"), Literal::from(true));
+        }
+        for y in &n.also_years {
+            b.add(&fact, &fk("alsoYear"), year(*y));
+        }
         for y in &n.nearby_years {
             b.add(&fact, &fk("nearbyYear"), year(*y));
         }

@@ -20,4 +20,6 @@ pub use schema::{
     describe_source, header_number_query, CellEntry, FactEntry, HeaderNumberEntry, Schema,
     SourceInfo,
 };
-pub use store::{export_pages, ExportFormat, ExportStats, KgError, KgStore, QueryOutput};
+pub use store::{
+    export_pages, ExportFormat, ExportStats, KgError, KgStore, QueryGraphs, QueryOutput,
+};

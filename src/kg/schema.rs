@@ -54,6 +54,10 @@ pub struct FactEntry {
     pub raw: String,
     /// The year it is about, when clear.
     pub year: Option<i32>,
+    /// It is a change the sentence states (`fk:isChange`).
+    pub is_change: bool,
+    /// The other years it is about (`fk:alsoYear`).
+    pub also_years: Vec<i32>,
     /// It reads as a year or a day of a date.
     pub is_year_mention: bool,
     /// Printed as a percentage.
@@ -154,6 +158,7 @@ struct SchemaQueries {
     header_numbers: GuardedQuery,
     sentences: GuardedQuery,
     facts: GuardedQuery,
+    also_years: GuardedQuery,
 }
 
 fn schema_queries() -> Result<&'static SchemaQueries, KgError> {
@@ -181,12 +186,17 @@ fn schema_queries() -> Result<&'static SchemaQueries, KgError> {
         )?,
         sentences: parse("SELECT ?text ?page WHERE { GRAPH ?page { ?s a fk:Sentence ; fk:text ?text ; fk:index ?i } } ORDER BY ?i")?,
         facts: parse(
-            "SELECT ?si ?ti ?value ?raw ?ctx ?year ?isyear ?unit ?scale ?page WHERE { GRAPH ?page {
+            "SELECT ?si ?ti ?value ?raw ?ctx ?year ?isyear ?unit ?scale ?change ?page WHERE { GRAPH ?page {
                ?f a fk:TextFact ; fk:sentence ?s ; fk:tokenIndex ?ti ; fk:value ?value ; fk:rawValue ?raw ;
                   fk:context ?ctx ; fk:isYearMention ?isyear .
                ?s fk:index ?si .
-               OPTIONAL { ?f fk:year ?year } OPTIONAL { ?f fk:unit ?unit } OPTIONAL { ?f fk:scale ?scale } } }
+               OPTIONAL { ?f fk:year ?year } OPTIONAL { ?f fk:unit ?unit } OPTIONAL { ?f fk:scale ?scale } OPTIONAL { ?f fk:isChange ?change } } }
              ORDER BY ?si ?ti",
+        )?,
+        also_years: parse(
+            "SELECT ?si ?ti ?year ?page WHERE { GRAPH ?page {
+               ?f a fk:TextFact ; fk:sentence ?s ; fk:tokenIndex ?ti ; fk:alsoYear ?year .
+               ?s fk:index ?si } } ORDER BY ?si ?ti ?year",
         )?,
     };
     Ok(QUERIES.get_or_init(|| queries))
@@ -305,10 +315,28 @@ impl Schema {
                 value,
                 raw: text(&r[3]),
                 year: number(&r[5]),
+                is_change: text(&r[9]) == "true",
+                also_years: Vec::new(),
                 is_year_mention: text(&r[6]) == "true",
                 percent: text(&r[7]).ends_with("#Percent"),
                 scale: scale_named(&scale),
             });
+        }
+        for r in page_rows(kg, &q.also_years)? {
+            let (Some(sentence), Some(token), Some(year)) = (
+                number::<usize>(&r[0]),
+                number::<usize>(&r[1]),
+                number::<i32>(&r[2]),
+            ) else {
+                continue;
+            };
+            if let Some(f) = schema
+                .facts
+                .iter_mut()
+                .find(|f| f.sentence == sentence && f.token == token)
+            {
+                f.also_years.push(year);
+            }
         }
         Ok(schema)
     }
@@ -490,6 +518,7 @@ mod tests {
             &q.header_numbers,
             &q.sentences,
             &q.facts,
+            &q.also_years,
         ] {
             assert!(
                 !super::super::reach::reaches_tbox(query.query(), tbox),

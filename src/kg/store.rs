@@ -13,7 +13,11 @@ use crate::ontology;
 use crate::vocab;
 use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
-use oxigraph::model::{GraphNameRef, NamedNode, QuadRef, Term, VariableRef};
+use oxigraph::model::Variable;
+use oxigraph::model::{
+    GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, QuadRef, Term, VariableRef,
+};
+use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use std::collections::HashSet;
@@ -92,6 +96,48 @@ pub enum QueryOutput {
     Boolean(bool),
 }
 
+impl QueryOutput {
+    /// Writes the results in one of the SPARQL 1.1 results formats (JSON,
+    /// XML, CSV, TSV), by oxigraph's serializers.
+    pub fn write(&self, out: &mut impl Write, format: QueryResultsFormat) -> std::io::Result<()> {
+        match self {
+            QueryOutput::Boolean(b) => {
+                QueryResultsSerializer::from_format(format).serialize_boolean_to_writer(out, *b)?;
+            }
+            QueryOutput::Solutions { variables, rows } => {
+                let vars: Vec<Variable> = variables
+                    .iter()
+                    .map(|v| Variable::new_unchecked(v.as_str()))
+                    .collect();
+                let mut ser = QueryResultsSerializer::from_format(format)
+                    .serialize_solutions_to_writer(out, vars.clone())?;
+                for row in rows {
+                    ser.serialize(
+                        vars.iter()
+                            .zip(row)
+                            .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
+                    )?;
+                }
+                ser.finish()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The RDF dataset a query runs over when a client names it, as the SPARQL
+/// 1.1 Protocol's `default-graph-uri` and `named-graph-uri` parameters do:
+/// the default graph the merge of `default`, the named graphs `named`. An
+/// empty list leaves that part as the query gives it (its `FROM` or `FROM
+/// NAMED`, else the store's empty default graph and every named graph).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueryGraphs {
+    /// The graphs merged into the default graph.
+    pub default: Vec<NamedNode>,
+    /// The named graphs the query may see.
+    pub named: Vec<NamedNode>,
+}
+
 /// RDF serialisations [`KgStore::export`] can write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
@@ -136,6 +182,40 @@ impl KgStore {
             full: OnceLock::new(),
             with_tbox: false,
             graph,
+            stats,
+        })
+    }
+
+    /// The TBox and every conversation's page in one store, each page in its
+    /// own named graph (as [`KgStore::build`] names it) and the TBox in the
+    /// TBox graph: what `finkg serve` answers queries over. Its
+    /// [`KgStore::graph`] is the TBox graph and its [`KgStore::stats`] the
+    /// pages' summed. Conversation ids must be distinct.
+    pub fn build_pages<'a>(
+        conversations: impl IntoIterator<Item = &'a Conversation>,
+    ) -> Result<Self, KgError> {
+        let store = Store::new()?;
+        store.extend(ontology::tbox()?.quads().iter().cloned())?;
+        let mut stats = GraphStats::default();
+        let mut seen = HashSet::new();
+        for conversation in conversations {
+            if !seen.insert(conversation.id.as_str()) {
+                return Err(KgError::DuplicateId {
+                    id: conversation.id.clone(),
+                });
+            }
+            let (_, quads, page) = build_abox(&conversation.id, &conversation.document);
+            store.extend(quads)?;
+            stats.triples += page.triples;
+            stats.observations += page.observations;
+            stats.sentences += page.sentences;
+            stats.text_facts += page.text_facts;
+        }
+        Ok(Self {
+            store,
+            full: OnceLock::new(),
+            with_tbox: true,
+            graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
             stats,
         })
     }
@@ -192,6 +272,17 @@ impl KgStore {
         &self.graph
     }
 
+    /// Quads in the store (for [`KgStore::build_pages`], the TBox's and
+    /// every page's).
+    pub fn len(&self) -> usize {
+        self.store.len().unwrap_or(0)
+    }
+
+    /// The store holds no quad.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// What the page's graph holds.
     pub fn stats(&self) -> GraphStats {
         self.stats
@@ -202,7 +293,7 @@ impl KgStore {
     /// an earlier deadline set with [`super::watchdog::with_deadline`]) or
     /// its memory ([`super::watchdog::QUERY_MEMORY_LIMIT`]) runs out.
     pub fn query(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
-        self.run(query, None)
+        self.run(query, &QueryGraphs::default(), None)
     }
 
     /// [`KgStore::query`] with the variable `?page` bound to the page's
@@ -210,10 +301,26 @@ impl KgStore {
     /// (`GRAPH ?page { … }`) is parsed once, not once a page. The query
     /// must project `?page` (the engine binds only a projected variable).
     pub fn query_page(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
-        self.run(query, Some(&self.graph))
+        self.run(query, &QueryGraphs::default(), Some(&self.graph))
     }
 
-    fn run(&self, query: &GuardedQuery, page: Option<&NamedNode>) -> Result<QueryOutput, KgError> {
+    /// [`KgStore::query`] over the dataset `graphs` names (the SPARQL
+    /// Protocol's `default-graph-uri` and `named-graph-uri`), with the same
+    /// limits.
+    pub fn query_over(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+    ) -> Result<QueryOutput, KgError> {
+        self.run(query, graphs, None)
+    }
+
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        page: Option<&NamedNode>,
+    ) -> Result<QueryOutput, KgError> {
         let watch = Watch::start(QUERY_TIME_LIMIT);
         let stopped =
             |watch: &Watch, e: oxigraph::sparql::QueryEvaluationError| match watch.stopped() {
@@ -232,8 +339,25 @@ impl KgStore {
         if let Some(page) = page {
             prepared = prepared.substitute_variable(PAGE.into_owned(), page.clone());
         }
+        if !graphs.default.is_empty() {
+            let default = graphs.default.iter().cloned().map(GraphName::from);
+            prepared.dataset_mut().set_default_graph(default.collect());
+        }
+        if !graphs.named.is_empty() {
+            let named = graphs.named.iter().cloned().map(NamedOrBlankNode::from);
+            prepared
+                .dataset_mut()
+                .set_available_named_graphs(named.collect());
+        }
+        // a named dataset may name the TBox graph: the page's store alone
+        // would not hold it
+        let store = if graphs == &QueryGraphs::default() {
+            self.store_for(query)?
+        } else {
+            self.full()?
+        };
         let results = prepared
-            .on_store(self.store_for(query)?)
+            .on_store(store)
             .execute()
             .map_err(|e| stopped(&watch, e))?;
         match results {
@@ -268,10 +392,24 @@ impl KgStore {
 
     /// Writes the TBox and the page's ABox.
     pub fn export(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
-        let mut out = Exporter::new(format, writer)?;
         let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
+        self.export_graphs(&[&tbox, &self.graph], format, writer)
+    }
+
+    /// Writes the page's ABox alone.
+    pub fn export_page(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
+        self.export_graphs(&[&self.graph], format, writer)
+    }
+
+    fn export_graphs(
+        &self,
+        graphs: &[&NamedNode],
+        format: ExportFormat,
+        writer: impl Write,
+    ) -> Result<(), KgError> {
+        let mut out = Exporter::new(format, writer)?;
         let store = self.full()?;
-        for graph in [&tbox, &self.graph] {
+        for graph in graphs {
             for quad in store.quads_for_pattern(
                 None,
                 None,

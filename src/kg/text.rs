@@ -42,6 +42,12 @@ pub struct TextNumber {
     pub is_year_mention: bool,
     /// The year it is about, when the sentence says so clearly.
     pub year: Option<i32>,
+    /// It follows a change verb ("decreased $ 13 million"): a change the
+    /// sentence states, not a level.
+    pub is_change: bool,
+    /// The other years it is about, when one amount stands for a list of
+    /// years ("40 cents per share in 2007 , 2006 and 2005").
+    pub also_years: Vec<i32>,
     /// Every year printed in the sentence.
     pub nearby_years: Vec<i32>,
     /// The words before and after it.
@@ -146,6 +152,22 @@ fn parse_number_token(token: &str) -> Option<(Decimal, bool)> {
     Some((if negative { -value } else { value }, percent))
 }
 
+/// Whether the number at `i` follows a change verb, past filler words
+/// ("increased by approximately $ 5 million"); the word lists are the
+/// TBox's `fk:ChangeVerb` and `fk:ChangeFiller`.
+fn follows_change_verb(tokens: &[String], i: usize) -> bool {
+    let Ok(tbox) = crate::ontology::tbox() else {
+        return false;
+    };
+    let (verbs, filler) = (tbox.word_list("ChangeVerb"), tbox.word_list("ChangeFiller"));
+    tokens[..i]
+        .iter()
+        .rev()
+        .take(4)
+        .find(|t| !filler.iter().any(|f| f == *t))
+        .is_some_and(|t| verbs.iter().any(|v| v == t))
+}
+
 /// Finds every number of a sentence, with what surrounds it.
 pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
     let tokens = &sentence.tokens;
@@ -212,6 +234,8 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             scale,
             is_year_mention: is_year || is_day,
             year: None,
+            is_change: follows_change_verb(tokens, i),
+            also_years: Vec::new(),
             nearby_years: nearby_years.clone(),
             context: tokens[from..to].join(" "),
         });
@@ -252,6 +276,16 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             .iter()
             .filter(|r| r.len() == ys.len() && r.iter().all(|k| !listed[*k]))
             .min_by_key(|r| numbers[r[0]].token_index.abs_diff(at));
+        // "48.3 percent in 2002 from 47.4 percent in year ended december
+        // 31 , 2003 2001": an amount with a year of its own just after it
+        // is no member of a list, unless the sentence says "respectively"
+        let own_year = |k: &usize| {
+            let i = numbers[*k].token_index;
+            years
+                .iter()
+                .any(|(p, _)| *p > i && *p <= i + 3 && !year_run.iter().any(|(q, _)| q == p))
+        };
+        let amounts = amounts.filter(|r| respectively || !r.iter().any(own_year));
         if let Some(amounts) = amounts {
             // every amount of the list shares the words around the whole list
             let first = numbers[amounts[0]].token_index;
@@ -264,11 +298,29 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             }
         }
     }
-    if listed.iter().any(|l| *l) {
-        return;
+    // "40 cents per share in 2007 , 2006 and 2005": one amount, then a list
+    // of years and no other amount before the list ends
+    for year_run in &year_runs {
+        let (start, end) = (year_run[0].0, year_run[year_run.len() - 1].0);
+        let mut ys: Vec<i32> = year_run.iter().map(|(_, y)| *y).collect();
+        ys.dedup();
+        let before: Vec<usize> = amount_idx
+            .iter()
+            .copied()
+            .filter(|k| numbers[*k].token_index < start && numbers[*k].token_index + 6 >= start)
+            .collect();
+        let inside = amount_idx
+            .iter()
+            .any(|k| (start..=end).contains(&numbers[*k].token_index));
+        let taken = before.iter().any(|k| listed[*k]);
+        if let ([k], false, true, false) = (before.as_slice(), inside, ys.len() >= 2, taken) {
+            numbers[*k].year = Some(ys[0]);
+            numbers[*k].also_years = ys[1..].to_vec();
+            listed[*k] = true;
+        }
     }
     // "from $a in 2001 to $b in 2002" or "increased from $a to $b in 2002"
-    for &k in &amount_idx {
+    for &k in amount_idx.iter().filter(|k| !listed[**k]) {
         let i = numbers[k].token_index;
         // a year past "compared" after the amount is the comparison's, not
         // the amount's: "sales were $a compared with $b in 2008"
@@ -403,6 +455,39 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2001));
         assert_eq!(amounts[1].year, Some(2002));
+    }
+
+    #[test]
+    fn an_amount_with_its_own_year_is_no_member_of_a_list() {
+        let n = numbers("margin increased to 48.3 percent in 2002 from 47.4 percent in year ended december 31 , 2003 2001 , due to prices .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2002));
+    }
+
+    #[test]
+    fn one_amount_before_a_list_of_years_is_about_each() {
+        let n = numbers("annual cash dividends paid on common stock were 40 cents per share in 2007 , 2006 and 2005 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2007));
+        assert_eq!(amounts[0].also_years, vec![2006, 2005]);
+    }
+
+    #[test]
+    fn an_amount_after_a_change_verb_is_a_change() {
+        let n =
+            numbers("interest expense decreased $ 13 million , or 23% , to $ 44 million in 2010 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert!(amounts[0].is_change);
+        assert!(!amounts[2].is_change);
+    }
+
+    #[test]
+    fn an_amount_outside_a_list_keeps_its_own_year() {
+        let n = numbers("we recorded losses of $ 366 million in 2010 compared with losses of $ 137 million and $ 567 million in 2009 and 2008 , respectively .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2010));
+        assert_eq!(amounts[1].year, Some(2009));
+        assert_eq!(amounts[2].year, Some(2008));
     }
 
     #[test]

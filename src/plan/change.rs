@@ -63,7 +63,13 @@ impl RulesPlanner {
     /// A change between the first and last year the question prints.
     fn change_between_years(&self, t: &Turn<'_>, years: &[i32]) -> Result<ChangeInputs, PlanError> {
         let (r, g) = (&t.r, &t.g);
-        let (a, b) = (years[0], years[years.len() - 1]);
+        // "as of 12/31/05 between 2008 and 2009": the joined pair is the
+        // period, the other year a date of the report
+        let (a, b) = self
+            .cues
+            .joined_years(&r.text)
+            .filter(|_| years.len() > 2)
+            .unwrap_or((years[0], years[years.len() - 1]));
         let (late, early) = if a >= b { (a, b) } else { (b, a) };
         if t.own_metric.is_empty() {
             // "and from 2013 to 2014, what was that increase" — reuse values of earlier turns when they match
@@ -72,6 +78,12 @@ impl RulesPlanner {
                 result_with_year(&t.history, early),
             ) {
                 return Ok(Pair(n, o));
+            }
+        }
+        // "from fiscal 2015 to 2016" when the text states the year's change
+        if late == early + 1 {
+            if let Some(value) = printed_change(t, late) {
+                return Ok(ChangeInputs::Printed(value));
             }
         }
         // "from the start of 2010 to the end of 2012": each year's own cue
@@ -108,6 +120,19 @@ impl RulesPlanner {
             let new = g.ground(metric, Some(y))?;
             return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
         }
+        // "the change since 2006": the year printed is the start, the end
+        // is the year the conversation is about (else the page's last)
+        if self.cues.starts_period(&t.r.text, y) {
+            let end = t
+                .last_year
+                .filter(|&l| l > y)
+                .or_else(|| g.years().last().copied().filter(|&l| l > y));
+            if let Some(end) = end {
+                let new = g.ground(metric, Some(end))?;
+                let old = g.ground(metric, Some(y))?;
+                return Ok(Pair(new, old));
+            }
+        }
         // "the increase in 2010 on positions assumed in acquisitions": a
         // roll-forward's flow row is the year's change
         if t.r.op == Operation::Change {
@@ -116,6 +141,9 @@ impl RulesPlanner {
                     return Ok(ChangeInputs::Printed(value));
                 }
             }
+        }
+        if let Some(value) = printed_change(t, y) {
+            return Ok(ChangeInputs::Printed(value));
         }
         // a change over a named year, or from the inherited years
         if let Some(prev) = last_change(&t.history) {
@@ -235,6 +263,20 @@ fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs
         return Some(Pair(reference_operand(x), reference_operand(y)));
     }
     None
+}
+
+/// "interest expense decreased $ 13 million ... in 2010": a change the text
+/// states for year `y`, when the grounder prefers it to the levels.
+fn printed_change(t: &Turn<'_>, y: i32) -> Option<Operand> {
+    if t.r.op != Operation::Change {
+        return None;
+    }
+    t.g.wants_printed_change.set(true);
+    let printed = t.g.ground(&t.metric, Some(y));
+    t.g.wants_printed_change.set(false);
+    printed
+        .ok()
+        .filter(|v| v.printed_change && v.year == Some(y))
 }
 
 /// No year printed: the years of the last change, else the page's last two.

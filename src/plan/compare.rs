@@ -81,8 +81,13 @@ impl RulesPlanner {
             .map(|(l, _)| l)
             .chain(schema.rows.iter().map(|(l, _)| l))
             .find_map(|l| self.multiplier(l).filter(|_| l.contains("in ")));
-        let from = self
-            .multiplier(&sources)
+        // the result's own scale (its values' common one) before any scale
+        // word its sources' text happens to print
+        let from = last
+            .scale
+            .as_ref()
+            .map(crate::turn::Scale::multiplier)
+            .or_else(|| self.multiplier(&sources))
             .or(page_scale)
             .unwrap_or(Decimal::ONE);
         (from, to)

@@ -84,6 +84,18 @@ pub(super) struct Cues {
     pub number_words: Vec<(String, Decimal)>,
     /// Words after which a number word is an operand.
     pub number_word_lead: Vec<String>,
+    /// Words that make the one year of a change its start ("since 2006").
+    pub period_start_lead: Vec<String>,
+    /// Words between the two years of a period ("2008 and 2009").
+    pub period_joiner: Vec<String>,
+    /// Phrases that ask for the last ratio as a percentage.
+    pub percent_restatement: Vec<String>,
+    /// Phrases that ask what a quantity is worth.
+    pub value_ask: Vec<String>,
+    /// Stemmed words of a column that counts things, and of one that
+    /// prices a unit.
+    pub quantity_word: Vec<String>,
+    pub unit_price_word: Vec<String>,
 }
 
 /// The marker a mention carries for a beginning or end cue ("at the
@@ -164,6 +176,12 @@ impl Cues {
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),
+            period_start_lead: plain("PeriodStartLead"),
+            period_joiner: plain("PeriodJoiner"),
+            percent_restatement: longest_first("PercentRestatement"),
+            value_ask: longest_first("ValueAsk"),
+            quantity_word: stemmed("QuantityWord"),
+            unit_price_word: stemmed("UnitPriceWord"),
         }
     }
 
@@ -178,6 +196,29 @@ impl Cues {
         } else {
             None
         }
+    }
+
+    /// Whether `year` is printed as the start of a period: one of the
+    /// period-start words ("since", "from") stands just before it.
+    pub fn starts_period(&self, text: &str, year: i32) -> bool {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        let y = year.to_string();
+        toks.windows(2)
+            .any(|w| w[1] == y && self.period_start_lead.iter().any(|l| l == w[0]))
+    }
+
+    /// The first two years the text joins as a period ("between 2008 and
+    /// 2009", "from 2007 to 2008"), in their order.
+    pub fn joined_years(&self, text: &str) -> Option<(i32, i32)> {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        toks.windows(3).find_map(|w| {
+            let a = crate::kg::text::as_year(w[0])?;
+            let b = crate::kg::text::as_year(w[2])?;
+            self.period_joiner
+                .iter()
+                .any(|j| j == w[1])
+                .then_some((a, b))
+        })
     }
 
     /// The content words of a mention's text, with a marker for a beginning

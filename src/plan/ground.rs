@@ -14,7 +14,7 @@ pub use super::features::{Feature, FeatureVector, Weights};
 use super::cues::{Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{cell_operand, fact_operand, header_operand, GroundingNote, Operand, Whole};
 use super::page::PageIndex;
-use crate::kg::{CellEntry, Schema};
+use crate::kg::{CellEntry, FactEntry, Schema};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
 use crate::words;
@@ -64,6 +64,9 @@ pub(super) struct Grounder<'a> {
     pub anchor: Option<(Vec<String>, String)>,
     /// Row labels and text contexts earlier turns read.
     pub earlier: HashSet<String>,
+    /// The turn asks for a change in one year: a change the text states
+    /// fits ("decreased $ 13 million in 2010"); otherwise it does not.
+    pub wants_printed_change: std::cell::Cell<bool>,
 }
 
 impl<'a> Grounder<'a> {
@@ -92,6 +95,7 @@ impl<'a> Grounder<'a> {
             asked_dates: words::dates_in(question),
             anchor: None,
             earlier: HashSet::new(),
+            wants_printed_change: std::cell::Cell::new(false),
         }
     }
 
@@ -170,6 +174,15 @@ impl<'a> Grounder<'a> {
         if any_total || cells.len() < 3 || cells.iter().any(|c| c.percent) {
             return None;
         }
+        // "what portion of the net sales is the operating income": the
+        // whole names a row of its own, not the column's sum
+        let names_row = |r: usize| {
+            let label = &self.page.row_words[r];
+            !label.is_empty() && label.iter().all(|l| whole.iter().any(|w| same_word(l, w)))
+        };
+        if cells.iter().any(|c| c.row != row && names_row(c.row)) {
+            return None;
+        }
         Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
     }
 
@@ -234,11 +247,18 @@ impl<'a> Grounder<'a> {
             return Some(cell_operand(cell));
         }
         let from = self.schema.facts.iter().find(|f| &f.context == label)?;
+        // "93000 gas customers ... 132000 electric customers and 86000 gas
+        // customers as of 2007": the number followed by the same words,
+        // then the nearest
+        let after = words_after(from);
         self.schema
             .facts
             .iter()
             .filter(|f| f.sentence == from.sentence && f.year == Some(year) && !f.is_year_mention)
-            .min_by_key(|f| f.token.abs_diff(from.token))
+            .min_by_key(|f| {
+                let shared = words_after(f).iter().filter(|w| after.contains(w)).count();
+                (usize::MAX - shared, f.token.abs_diff(from.token))
+            })
             .map(fact_operand)
     }
 
@@ -356,7 +376,7 @@ impl<'a> Grounder<'a> {
         }
         match ranked.first() {
             Some((s, t, _)) if *s > self.weights.floor => {
-                Ok(self.grounded(*t, mention_text, &ranked))
+                Ok(self.grounded(*t, year, mention_text, &ranked))
             }
             Some((s, t, _)) => Err(PlanError::NotGrounded {
                 mention: format!(
@@ -432,13 +452,27 @@ impl<'a> Grounder<'a> {
     fn grounded(
         &self,
         t: Target,
+        year: Option<i32>,
         mention_text: String,
         ranked: &[(f64, Target, FeatureVector)],
     ) -> Operand {
         let mut o = match t {
             Target::Cell(k) => cell_operand(&self.schema.cells[k]),
-            Target::Fact(k) => fact_operand(&self.schema.facts[k]),
-            Target::Header(k) => header_operand(&self.schema.header_numbers[k]),
+            Target::Fact(k) => {
+                let fact = &self.schema.facts[k];
+                let mut o = fact_operand(fact);
+                o.printed_change = fact.is_change;
+                // one amount for several years: it is about the year asked
+                if year.is_some_and(|y| fact.also_years.contains(&y)) {
+                    o.year = year;
+                }
+                o
+            }
+            Target::Header(k) => {
+                let mut o = header_operand(&self.schema.header_numbers[k]);
+                o.year = o.year.or(self.page.lost_row_year);
+                o
+            }
         };
         o.grounding = Some(GroundingNote {
             mention: mention_text,
@@ -486,6 +520,16 @@ impl<'a> Grounder<'a> {
     }
 }
 
+/// The three words printed after a text number (its context holds up to
+/// twelve words before it and four after).
+fn words_after(f: &FactEntry) -> Vec<&str> {
+    let toks: Vec<&str> = f.context.split_whitespace().collect();
+    let at = f.token.min(12);
+    toks.get(at + 1..toks.len().min(at + 4))
+        .map(<[&str]>::to_vec)
+        .unwrap_or_default()
+}
+
 /// Words that meet: equal, or one a short extension of the other
 /// ("africa" and "african").
 pub(super) fn same_word(a: &str, b: &str) -> bool {
@@ -493,5 +537,30 @@ pub(super) fn same_word(a: &str, b: &str) -> bool {
         return true;
     }
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    short.len() >= 4 && long.len() - short.len() <= 2 && long.starts_with(short)
+    (short.len() >= 4 && long.len() - short.len() <= 2 && long.starts_with(short))
+        || one_typo_apart(short, long)
+}
+
+/// Two long words (seven letters or more, the same first letter) one
+/// typing slip apart: a letter left out, added, changed, or two swapped
+/// ("lousiana" for "louisiana").
+fn one_typo_apart(short: &str, long: &str) -> bool {
+    let (s, l) = (short.as_bytes(), long.as_bytes());
+    if s.len() < 7 || l.len() - s.len() > 1 || s[0] != l[0] {
+        return false;
+    }
+    let head = s.iter().zip(l).take_while(|(x, y)| x == y).count();
+    if s.len() == l.len() {
+        let tail_same = |from: usize| s[from..] == l[from..];
+        // one letter changed, or two neighbours swapped
+        head == s.len()
+            || tail_same(head + 1)
+            || (head + 1 < s.len()
+                && s[head] == l[head + 1]
+                && s[head + 1] == l[head]
+                && tail_same(head + 2))
+    } else {
+        // one letter left out of the shorter
+        s[head..] == l[head + 1..]
+    }
 }

@@ -24,6 +24,14 @@ impl RulesPlanner {
         t: &Turn<'_>,
         year_default: Option<i32>,
     ) -> Result<Operand, PlanError> {
+        // ", in percentage" says how to answer, not which value
+        let padded = format!(" {} ", text.trim());
+        let text = self
+            .cues
+            .percent_restatement
+            .iter()
+            .fold(padded, |t, p| t.replace(&format!(" {p} "), " "));
+        let text = text.as_str();
         let (years, constants) = question_numbers(&self.cues, text);
         // words the page never prints ("represent") say nothing about which
         // value is meant
@@ -73,6 +81,16 @@ impl RulesPlanner {
         }
     }
 
+    /// The words that name an earlier result of `kind`.
+    fn kind_words(&self, kind: MetricType) -> Vec<String> {
+        match kind {
+            MetricType::Change => self.cues.change_word.clone(),
+            MetricType::Sum => [&self.cues.sum_word[..], &self.cues.weak_sum_trigger[..]].concat(),
+            MetricType::Ratio => self.cues.ratio_word.clone(),
+            _ => Vec::new(),
+        }
+    }
+
     /// A mention that points back, or has no words of its own: the last
     /// result of its kind, the value about its year, or its constant, or
     /// the last result.
@@ -91,6 +109,16 @@ impl RulesPlanner {
                 h.metric_type == kind
                     || (kind == MetricType::Change && h.metric_type == MetricType::PercentageChange)
             }) {
+                return Ok(Some(reference_operand(h)));
+            }
+            // "this total" after "what was the total of X?", a look-up: the
+            // result whose question used the kind's word
+            let words = self.kind_words(kind);
+            if let Some(h) = history
+                .iter()
+                .rev()
+                .find(|h| contains_any(&format!(" {} ", h.question.trim()), &words))
+            {
                 return Ok(Some(reference_operand(h)));
             }
         }

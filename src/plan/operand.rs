@@ -23,6 +23,8 @@ pub(super) struct Operand {
     pub scale: Option<Scale>,
     /// Its source prints a percentage.
     pub percent: bool,
+    /// It is a change the text states ("decreased $ 13 million").
+    pub printed_change: bool,
     /// Why the grounder chose it, for `--explain` (grounded operands only).
     pub grounding: Option<GroundingNote>,
 }
@@ -61,6 +63,7 @@ pub(super) fn cell_operand(cell: &CellEntry) -> Operand {
         cell: Some((cell.row, cell.column)),
         scale: label_scale(&cell.column_label).or_else(|| label_scale(&cell.row_label)),
         percent: cell.percent,
+        printed_change: false,
         grounding: None,
     }
 }
@@ -83,6 +86,7 @@ pub(super) fn fact_operand(fact: &FactEntry) -> Operand {
         cell: None,
         scale: fact.scale.clone(),
         percent: fact.percent,
+        printed_change: false,
         grounding: None,
     }
 }
@@ -100,6 +104,7 @@ pub(super) fn header_operand(h: &HeaderNumberEntry) -> Operand {
         cell: None,
         scale: label_scale(&h.column_label),
         percent: h.percent,
+        printed_change: false,
         grounding: None,
     }
 }
@@ -115,6 +120,7 @@ pub(super) fn reference_operand(h: &TurnResult) -> Operand {
         cell: None,
         scale: h.scale.clone(),
         percent: false,
+        printed_change: false,
         grounding: None,
     }
 }
@@ -136,6 +142,7 @@ pub(super) fn operand_from_used(v: &UsedValue) -> Operand {
         cell: None,
         scale: v.scale.clone(),
         percent: false,
+        printed_change: false,
         grounding: None,
     }
 }
@@ -150,6 +157,7 @@ pub(super) fn constant_operand(c: Decimal) -> Operand {
         cell: None,
         scale: None,
         percent: false,
+        printed_change: false,
         grounding: None,
     }
 }

@@ -4,16 +4,17 @@
 
 use super::build::{grouped, PlanBuilder};
 use super::change::ChangeInputs;
-use super::cues::split_at_first;
+use super::cues::{contains_any, split_at_first};
 use super::history::last_result;
 use super::mention::strip_ratio_lead;
-use super::operand::{reference_operand, Operand, Whole};
+use super::operand::{cell_operand, reference_operand, Operand, Whole};
 use super::operation::Operation;
 use super::rules::RulesPlanner;
 use super::sum::SumTerms;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::Scale;
+use crate::turn::{MetricType, Scale};
+use crate::words::content_words;
 use rust_decimal::Decimal;
 
 impl RulesPlanner {
@@ -37,6 +38,9 @@ impl RulesPlanner {
             let formula = self.change_pair_formula(b, Operation::Change, x, y)?;
             return Ok((Operation::Change, formula));
         }
+        if let Some(formula) = self.percent_restatement(t, b) {
+            return Ok((Operation::Product, formula?));
+        }
         let formula = match r.op {
             Operation::Lookup => self.lookup_formula(t, b)?,
             Operation::Product if r.constants.is_empty() => self.product_of_mentions(t, b)?,
@@ -50,11 +54,85 @@ impl RulesPlanner {
         Ok((r.op, formula))
     }
 
+    /// "what about in percentage?" after a ratio: the ratio times 100, when
+    /// the question names nothing else.
+    fn percent_restatement(
+        &self,
+        t: &Turn<'_>,
+        b: &mut PlanBuilder,
+    ) -> Option<Result<String, PlanError>> {
+        let r = &t.r;
+        if r.op != Operation::Ratio || !r.constants.is_empty() {
+            return None;
+        }
+        let (before, after) = split_at_first(&r.text, &self.cues.percent_restatement)?;
+        let names_nothing = content_words(after).is_empty()
+            && self
+                .cues
+                .specific(&self.cues.mention_words(before))
+                .is_empty();
+        let last = t.history.last().filter(|h| {
+            matches!(
+                h.metric_type,
+                MetricType::Ratio | MetricType::PercentageChange
+            )
+        })?;
+        if !names_nothing {
+            return None;
+        }
+        let a = b.add("base", reference_operand(last));
+        let n = b.constant("n", Decimal::ONE_HUNDRED);
+        Some(
+            self.formulas
+                .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]),
+        )
+    }
+
+    /// The unit price printed in the row of a count (`o` a cell of a
+    /// column that counts, the row also printing one column that prices a
+    /// unit): "1442912 options" and their "weighted-average exercise price".
+    fn unit_price_for(&self, t: &Turn<'_>, o: &Operand) -> Option<Operand> {
+        let (row, column) = o.cell?;
+        // the header's own tokens: "number" is no content word
+        let has = |col: usize, list: &[String]| {
+            t.schema.columns.get(col).is_some_and(|(label, _)| {
+                crate::words::tokens(label)
+                    .iter()
+                    .any(|w| list.contains(&crate::words::stem(w)))
+            })
+        };
+        let (quantity, price) = (&self.cues.quantity_word, &self.cues.unit_price_word);
+        if !has(column, quantity) || has(column, price) {
+            return None;
+        }
+        let prices: Vec<_> = t
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.row == row && c.column != column && has(c.column, price))
+            .collect();
+        match prices.as_slice() {
+            [p] => Some(cell_operand(p)),
+            _ => None,
+        }
+    }
+
     /// One value; "what was the total, in thousands?" of "$ 8.5 million"
     /// converts it to the scale asked for (the scale pattern's template).
     fn lookup_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
         let year = t.r.years.first().copied().or(t.last_year);
         let o = t.g.ground(&t.metric, year)?;
+        // "what is the total value of the options?": a count times the unit
+        // price its row prints
+        if contains_any(&t.r.text, &self.cues.value_ask) {
+            if let Some(price) = self.unit_price_for(t, &o) {
+                let a = b.add("count", o);
+                let n = b.add("unit_price", price);
+                return self
+                    .formulas
+                    .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]);
+            }
+        }
         let asked = self.asked_scale(&t.r.text);
         let printed = o.scale.as_ref().map(Scale::multiplier);
         let v = b.add("value", o);

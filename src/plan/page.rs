@@ -27,9 +27,11 @@ pub(super) struct PageIndex {
     pub row_alias_words: Vec<Vec<String>>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
-    /// Which rows and columns are totals.
+    /// Which rows and columns are totals (print the total word).
     pub row_is_total: Vec<bool>,
     pub column_is_total: Vec<bool>,
+    /// Which text numbers' contexts call them a total.
+    pub fact_is_total: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
     pub column_boundary: Vec<Option<Boundary>>,
@@ -41,6 +43,10 @@ pub(super) struct PageIndex {
     /// No column names a year and fewer than half the rows do: those years
     /// are part of a few rows' names, not the table's period axis.
     pub row_years_are_names: bool,
+    /// The year and quarter of the first row the table lost into its
+    /// header (see [`lost_first_row`]): its numbers are the header numbers.
+    pub lost_row_year: Option<i32>,
+    pub lost_row_quarter: Option<u8>,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// Every year the page speaks of: in labels, cells, text numbers and
@@ -151,6 +157,27 @@ fn page_years(schema: &Schema) -> HashSet<i32> {
     years
 }
 
+/// The period of the first row a table lost into its column headers (its
+/// numbers are printed there: "$ 1150786" over rows "2004", "2005", ...):
+/// the step before the sequence the remaining rows start, when their first
+/// two rows are consecutive years or quarters.
+fn lost_first_row(schema: &Schema, row_quarter: &[Option<u8>]) -> (Option<i32>, Option<u8>) {
+    if schema.header_numbers.is_empty() || schema.rows.len() < 2 {
+        return (None, None);
+    }
+    let year = match (schema.rows[0].1, schema.rows[1].1) {
+        (Some(a), Some(b)) if b == a + 1 => Some(a - 1),
+        (Some(a), Some(b)) if b + 1 == a => Some(a + 1),
+        _ => None,
+    };
+    let quarter = match (row_quarter[0], row_quarter[1]) {
+        (Some(a), Some(b)) if b == a + 1 && a > 1 => Some(a - 1),
+        (Some(a), Some(b)) if a == b + 1 && a < 4 => Some(a + 1),
+        _ => None,
+    };
+    (year, quarter)
+}
+
 impl PageIndex {
     /// The index of `schema`'s page: the one this thread built last when it
     /// was built from the same page, else a new one (kept for the next turn).
@@ -193,18 +220,26 @@ impl PageIndex {
             .cloned()
             .chain(row_alias_words.iter().flatten().cloned())
             .collect();
+        let row_quarter = per_label(&schema.rows, words::quarter_in);
+        let (lost_row_year, lost_row_quarter) = lost_first_row(schema, &row_quarter);
         let total_word = cues.total_word.as_str();
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
         Self {
             key,
             vocabulary,
-            page_years: page_years(schema),
+            page_years: page_years(schema)
+                .into_iter()
+                .chain(lost_row_year)
+                .collect(),
             row_years_are_names: row_years_are_names(schema),
             row_is_total: per_label(&schema.rows, is_total),
             column_is_total: per_label(&schema.columns, is_total),
+            fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             row_boundary: per_label(&schema.rows, |l| label_boundary(l, cues)),
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
-            row_quarter: per_label(&schema.rows, words::quarter_in),
+            row_quarter,
+            lost_row_year,
+            lost_row_quarter,
             column_quarter: per_label(&schema.columns, words::quarter_in),
             column_dates: per_label(&schema.columns, words::dates_in),
             idf,

@@ -6,13 +6,24 @@
 use super::ground::same_word;
 use super::history::last_two;
 use super::mention::strip_ratio_lead;
-use super::operand::{Operand, Whole};
+use super::operand::{operand_from_used, reference_operand, Operand, Whole};
 use super::read::first_year;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::ValueSpec;
+use crate::turn::{MetricType, ValueSpec};
 use crate::words::{self, content_words};
+
+/// The value an earlier change started from, when `num` reads that change.
+fn started_from(t: &Turn<'_>, num: &Operand) -> Option<Operand> {
+    t.history
+        .iter()
+        .rev()
+        .filter(|h| matches!(h.metric_type, MetricType::Change))
+        .find(|h| reference_operand(h).spec == num.spec)
+        .and_then(|h| h.variables.get(1))
+        .map(operand_from_used)
+}
 
 /// A part and its whole, when a reading of the question finds both.
 type PartWhole = Option<(Operand, Whole)>;
@@ -181,6 +192,11 @@ impl RulesPlanner {
             let den = self.mention(right, t, year_default)?;
             if num.spec != den.spec {
                 return Ok(Some((num, Whole::One(den))));
+            }
+            // "the increase as a percentage of the prior year amount": a
+            // change over the value it started from
+            if let Some(old) = started_from(t, &num) {
+                return Ok(Some((num, Whole::One(old))));
             }
         }
         Ok(None)

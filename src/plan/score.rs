@@ -177,7 +177,20 @@ impl Grounder<'_> {
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
-        match (a.year, h.year) {
+        // a header number is the lost first row's: its period is that row's
+        if let Some(q) = self.asked_quarter {
+            match h
+                .year
+                .is_none()
+                .then_some(self.page.lost_row_quarter)
+                .flatten()
+            {
+                Some(l) if l == q => f.set(F::quarter_match, 1.0),
+                Some(_) => f.set(F::quarter_other, 1.0),
+                None => {}
+            }
+        }
+        match (a.year, h.year.or(self.page.lost_row_year)) {
             (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
             (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
             (Some(_), None) => f.set(F::cell_year_absent, 1.0),
@@ -203,6 +216,17 @@ impl Grounder<'_> {
                 f.set(F::scale_agrees, 1.0);
             }
         }
+        if fact.is_change {
+            if self.wants_printed_change.get() {
+                f.set(F::fact_change_asked, 1.0);
+            } else {
+                f.set(F::fact_change_unasked, 1.0);
+            }
+        }
+        // "what were total dividends paid?": a number its context calls a total
+        if self.asks_total && self.page.fact_is_total[k] {
+            f.set(F::total_asked, 1.0);
+        }
         if self.earlier.contains(&fact.context) {
             f.set(F::earlier_row, 1.0);
         }
@@ -214,7 +238,9 @@ impl Grounder<'_> {
     /// A text number's year (or its sentence's) against the year asked.
     fn fact_year_features(f: &mut FeatureVector, fact: &FactEntry, year: Option<i32>) {
         match (year, fact.year) {
-            (Some(y), Some(fy)) if y == fy => f.set(F::fact_year_match, 1.0),
+            (Some(y), Some(fy)) if y == fy || fact.also_years.contains(&y) => {
+                f.set(F::fact_year_match, 1.0)
+            }
             (Some(_), Some(_)) => f.set(F::fact_year_other, 1.0),
             (Some(y), None) => {
                 if fact.sentence_text.contains(&y.to_string()) {

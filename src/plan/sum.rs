@@ -3,14 +3,15 @@
 //! B", or the values asked since an earlier sum or last.
 
 use super::cues::{contains_any, split_at_first};
-use super::history::{count_terms, last_sum, values_since};
-use super::operand::{reference_operand, Operand};
+use super::history::{count_terms, last_result, last_sum, values_since};
+use super::operand::{constant_operand, reference_operand, Operand};
 use super::operation::Operation;
 use super::read::first_year;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
 use crate::turn::{MetricType, TurnResult};
+use rust_decimal::Decimal;
 
 /// What a sum or average adds up.
 pub(super) enum SumTerms {
@@ -26,6 +27,15 @@ impl RulesPlanner {
         let r = &t.r;
         let mut years = r.years.clone();
         years.dedup();
+        // "what is that plus 9?": the last result and the number printed
+        if let Some(c) = r.constants.last().copied() {
+            if r.op == Operation::Sum && (r.refers || t.own_metric.is_empty()) {
+                return Ok(SumTerms::Values(vec![
+                    last_result(&t.history)?,
+                    constant_operand(c),
+                ]));
+            }
+        }
         // "including 2008, what then becomes that total?" / "including the transmission revenue"
         if contains_any(&r.text, &self.cues.including_word)
             || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
@@ -124,6 +134,25 @@ impl RulesPlanner {
         }
     }
 
+    /// How many values a question counts: "the three years", "all 3
+    /// periods" (a number before a span-of-time word).
+    fn counted_values(&self, text: &str) -> Option<usize> {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        toks.windows(2).find_map(|w| {
+            if !self.cues.time_span_word.iter().any(|s| s == w[1]) {
+                return None;
+            }
+            let n = self
+                .cues
+                .number_word(w[0])
+                .or_else(|| w[0].parse::<Decimal>().ok())?;
+            // a small count, never a year ("the 2009 period")
+            usize::try_from(n.trunc().mantissa())
+                .ok()
+                .filter(|n| (2..=12).contains(n))
+        })
+    }
+
     /// "what is the total sum?": an earlier sum plus the values asked since
     /// it, else the last two values asked (all of them for an average).
     fn earlier_terms(&self, t: &Turn<'_>, years: &[i32]) -> Result<SumTerms, PlanError> {
@@ -145,10 +174,12 @@ impl RulesPlanner {
             .filter(|h| h.metric_type == MetricType::Value)
             .collect();
         if values.len() >= 2 {
-            let n = values.len().min(if r.op == Operation::Average {
-                values.len()
-            } else {
-                2
+            // "the total of the three years": as many values as it counts
+            let counted = self.counted_values(&r.text);
+            let n = values.len().min(match counted {
+                Some(n) if n >= 2 => n,
+                _ if r.op == Operation::Average => values.len(),
+                _ => 2,
             });
             let ops = values[values.len() - n..]
                 .iter()

@@ -57,10 +57,15 @@ impl RulesPlanner {
             .filter_map(|v| v.metric.clone())
             .collect();
         let (metric, own_metric) = self.turn_metric(&r, &mut g, &history);
-        let last_year = history
-            .iter()
-            .rev()
-            .find_map(|h| h.variables.iter().rev().find_map(|v| v.year));
+        // the period a result was asked for when it is one year (a number
+        // printed for several years is about the one asked), else the year
+        // of its last value
+        let last_year = history.iter().rev().find_map(|h| {
+            h.period
+                .as_deref()
+                .and_then(|p| p.parse::<i32>().ok())
+                .or_else(|| h.variables.iter().rev().find_map(|v| v.year))
+        });
         // "and in the year before?": a year named relative to the last one
         if r.years.is_empty() {
             r.years
@@ -96,7 +101,10 @@ impl RulesPlanner {
             _ => None,
         });
         if let Some(op) = repeated {
+            // "and from 2008 to that year?": a start year is a new period too
+            let starts = r.years.len() == 1 && self.cues.starts_period(&r.text, r.years[0]);
             if r.years.len() >= 2
+                || starts
                 || (r.years.is_empty() && !self.cues.specific(&r.metric).is_empty())
             {
                 r.op = op;

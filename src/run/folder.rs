@@ -15,9 +15,15 @@
 //!   answered: the answering path never sees it.
 //! - `llm_exchanges.jsonl` — one [`LlmExchangeRecord`] an LLM call (empty for the
 //!   rules planner); readers treat a missing file as no exchanges.
+//! - `pages.jsonl` — one [`PageRecord`] a conversation: the page's table
+//!   and its sentences as the graph numbers them, so that a run folder
+//!   shows where each value came from without the dataset:
+//!   `{"id", "columns": ["2007", ...], "rows": [{"label", "cells": ["60.94", ...]}],
+//!   "sentences": [{"section": "pre_text", "text": "..."}]}`.
 
 use super::Summary;
-use crate::dataset::GoldAnswer;
+use crate::dataset::{Conversation, GoldAnswer};
+use crate::kg::text::split_sentences;
 use crate::kg::GraphStats;
 use crate::trace::TurnTrace;
 use crate::turn::{Answer, LlmExchange};
@@ -42,8 +48,10 @@ pub mod files {
     pub const LLM_EXCHANGES: &str = "llm_exchanges.jsonl";
     /// The scores.
     pub const SUMMARY: &str = "summary.json";
-    /// Each miss in words.
+    /// Each miss in words, grouped by cause.
     pub const FAILURES: &str = "failures.md";
+    /// One line a conversation: its page's table and sentences.
+    pub const PAGES: &str = "pages.jsonl";
 }
 
 /// Who ran what, when: `run.json`.
@@ -130,6 +138,70 @@ pub struct ConversationRecord {
     pub graph: Option<GraphCounts>,
     /// Why the page failed to load, or null.
     pub error: Option<String>,
+}
+
+/// A conversation's page as a run folder keeps it: a line of `pages.jsonl`.
+/// Sentence `k` and its tokens are those of the graph's
+/// `{page}/sentence/{k}` and `{page}/fact/{k}/{t}` (see [`crate::kg::page_iri`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageRecord {
+    /// Conversation id.
+    pub id: String,
+    /// Column headers as printed.
+    pub columns: Vec<String>,
+    /// Rows as printed: label and raw cells.
+    pub rows: Vec<PageRow>,
+    /// The sentences of the text, pre_text first, as the graph splits them.
+    pub sentences: Vec<PageSentence>,
+}
+
+/// A row of a [`PageRecord`]'s table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageRow {
+    /// The row label as printed.
+    pub label: String,
+    /// The cells as printed, one a column.
+    pub cells: Vec<String>,
+}
+
+/// A sentence of a [`PageRecord`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageSentence {
+    /// `pre_text` or `post_text`.
+    pub section: String,
+    /// The sentence's tokens joined by single spaces (token `t` is the
+    /// `t`-th word).
+    pub text: String,
+}
+
+impl PageRecord {
+    /// The page of a conversation.
+    pub fn of(conversation: &Conversation) -> Self {
+        let doc = &conversation.document;
+        let mut sentences = split_sentences(&doc.pre_text, "pre_text", 0);
+        let post = split_sentences(&doc.post_text, "post_text", sentences.len());
+        sentences.extend(post);
+        Self {
+            id: conversation.id.clone(),
+            columns: doc.table.columns.clone(),
+            rows: doc
+                .table
+                .rows
+                .iter()
+                .map(|r| PageRow {
+                    label: r.label.clone(),
+                    cells: r.cells.iter().map(|c| c.raw.clone()).collect(),
+                })
+                .collect(),
+            sentences: sentences
+                .into_iter()
+                .map(|s| PageSentence {
+                    section: s.section.to_string(),
+                    text: s.text,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A turn's gold, as recorded after scoring.
@@ -278,7 +350,8 @@ impl RunFolder {
     }
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, FolderError> {
+/// Reads a whole-file JSON record of a run folder.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, FolderError> {
     let text = std::fs::read_to_string(path).map_err(|source| FolderError::Read {
         path: path.to_path_buf(),
         source,
@@ -290,7 +363,8 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, FolderErr
     })
 }
 
-fn read_lines<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, FolderError> {
+/// Reads a JSON Lines file of a run folder, one record a line.
+pub fn read_lines<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, FolderError> {
     let read_error = |source| FolderError::Read {
         path: path.to_path_buf(),
         source,

@@ -7,7 +7,8 @@
 pub mod folder;
 
 pub use folder::{
-    ConversationRecord, FolderError, GoldRecord, LlmExchangeRecord, RunFolder, RunInfo, ScoredTurn,
+    ConversationRecord, FolderError, GoldRecord, LlmExchangeRecord, PageRecord, PageRow,
+    PageSentence, RunFolder, RunInfo, ScoredTurn,
 };
 
 use crate::kg::KgStore;

@@ -89,6 +89,10 @@ pub struct UsedValue {
     /// The SPARQL that retrieved it, when it came from the graph.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sparql: Option<String>,
+    /// The IRI of the cell, header number or text fact it was read from,
+    /// when the query bound `?source` (the scheme of [`crate::kg::page_iri`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// A turn's result with everything later turns may need.

@@ -1,0 +1,136 @@
+//! `finkg eval`: answer a dataset, score it, write the run folder (and,
+//! with `--mongo-uri`, the MongoDB export as it goes), print the report.
+
+use super::planners::{make_planners, PlannerArgs};
+use super::{check_eval_dataset, mongo, run_to_resume, CliError};
+use crate::eval::{self, EvalOptions};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// What `finkg eval` was asked.
+pub struct EvalRequest {
+    /// The dataset (with `resume`: the run's own by default).
+    pub dataset: Option<PathBuf>,
+    /// The run folder.
+    pub out: PathBuf,
+    /// The interrupted run to finish.
+    pub resume: Option<PathBuf>,
+    /// Overwrite the run the folder holds.
+    pub force: bool,
+    /// Only the first N conversations.
+    pub limit: Option<usize>,
+    /// Show the progress bar.
+    pub progress: bool,
+    /// Conversations in flight at once.
+    pub jobs: usize,
+    /// The planner options.
+    pub planner: PlannerArgs,
+    /// Also write the run to MongoDB.
+    pub mongo_uri: Option<String>,
+    /// With `mongo_uri`: also the triples.
+    pub mongo_triples: bool,
+}
+
+/// Runs `finkg eval`.
+pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
+    let EvalRequest {
+        dataset,
+        out,
+        resume,
+        force,
+        limit,
+        jobs,
+        planner,
+        mongo_uri,
+        mongo_triples,
+        ..
+    } = req;
+    let mut live = mongo::live(mongo_uri.as_deref(), mongo_triples)?;
+    let resuming = resume.is_some();
+    let (out, dataset, limit) = match resume {
+        Some(dir) => {
+            let info = run_to_resume(&dir)?;
+            let dataset = dataset
+                .or_else(|| info.dataset.map(PathBuf::from))
+                .ok_or_else(|| CliError::new("the run names no dataset; give it"))?;
+            (dir, dataset, info.limit)
+        }
+        None => (out, dataset.expect("clap requires it"), limit),
+    };
+    let conversations = check_eval_dataset(&dataset)?;
+    if jobs == 0 {
+        return Err(CliError::new("--jobs must be at least 1"));
+    }
+    let workers = make_planners(&planner, jobs)?;
+    let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // a second signal ends the process at once
+        signal_hook::flag::register_conditional_shutdown(signal, 130, interrupt.clone())
+            .and_then(|_| signal_hook::flag::register(signal, interrupt.clone()))
+            .map_err(|e| CliError::new(format!("cannot handle signals: {e}")))?;
+    }
+    let options = EvalOptions {
+        out: out.clone(),
+        dataset: Some(dataset.clone()),
+        limit,
+        progress: req.progress,
+        conversations: Some(conversations),
+        resume: resuming,
+        force,
+        interrupt: Some(interrupt),
+    };
+    let examples = crate::dataset::stream_file(&dataset)?;
+    let summary = match live.as_mut() {
+        Some(observer) => eval::run_with(examples, workers, &options, observer),
+        None => eval::run(examples, workers, &options),
+    }?;
+    let mut stdout = io::stdout().lock();
+    if summary.interrupted {
+        writeln!(
+            stdout,
+            "interrupted after {} conversations; finish with: finkg eval --resume {}",
+            summary.conversations,
+            out.display()
+        )?;
+        return Ok(ExitCode::from(130));
+    }
+    write!(stdout, "{}", eval::report(&summary))?;
+    writeln!(stdout, "\nrun folder: {}", out.display())?;
+    let charts: Vec<&str> = crate::inspect::plots::PLOTS
+        .iter()
+        .map(|p| p.file)
+        .filter(|f| out.join(f).is_file())
+        .collect();
+    let llm_note = if summary.llm.is_none() {
+        " (LLM latency, tokens and cost: none, no LLM exchange in this run)"
+    } else {
+        ""
+    };
+    writeln!(stdout, "plots: {}{llm_note}", charts.join(", "))?;
+    writeln!(stdout, "look at it: finkg inspect {}", out.display())?;
+    if let Some(live) = live {
+        let exported = mongo::finish_live(live, &out)?;
+        writeln!(stdout, "{exported}")?;
+    }
+    Ok(exit_code(&summary))
+}
+
+/// A run's exit code: 1 when a failure no retry mends halted it (the LLM
+/// circuit breaker, a rejected key) or when no turn was answered, else 0.
+pub fn exit_code(summary: &crate::run::Summary) -> ExitCode {
+    let halted = summary
+        .stopped
+        .as_deref()
+        .filter(|r| r.starts_with("no further request is made"));
+    let turns = summary.unanswered.max(summary.turns.total);
+    let none_answered = turns > 0 && summary.unanswered == turns;
+    if let Some(reason) = halted {
+        eprintln!("error: the run stopped: {reason}");
+    } else if none_answered {
+        eprintln!("error: no turn was answered; see the errors in the run folder's predictions");
+    } else {
+        return ExitCode::SUCCESS;
+    }
+    ExitCode::from(1)
+}

@@ -1,0 +1,56 @@
+//! `finkg serve`: loads every conversation of the files given, then serves
+//! them ([`crate::serve`]) until Ctrl-C.
+
+use super::{load, CliError};
+use crate::serve::{self, ServeError, Served};
+use crate::trace::error_chain;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `serve FILE... --addr ADDR`: binds first (a port in use is reported
+/// before the pages load), loads every conversation of every file, prints
+/// where it listens and what it loaded, and serves until Ctrl-C.
+pub fn run(files: &[PathBuf], addr: SocketAddr) -> Result<ExitCode, CliError> {
+    let listener = serve::bind(addr).map_err(|e| {
+        let error = CliError::new(error_chain(&e));
+        match &e {
+            ServeError::Bind { source, .. } if source.kind() == std::io::ErrorKind::AddrInUse => {
+                error.with_hint(
+                    "another process listens there; give another --addr (port 0 picks a free one)",
+                )
+            }
+            _ => error,
+        }
+    })?;
+    let mut conversations = Vec::new();
+    for file in files {
+        conversations.extend(load(file)?.into_iter().map(|e| e.conversation));
+    }
+    let served = Served::new(conversations).map_err(|e| {
+        CliError::new(format!("cannot load the pages: {}", error_chain(&e)))
+            .with_hint("each conversation id may appear in only one of the files")
+    })?;
+    let local = listener.local_addr().unwrap_or(addr);
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let stats = served.stats();
+    println!("finkg serve: listening on http://{local}/ (Ctrl-C stops)");
+    println!(
+        "  loaded {} pages (every conversation of {}): {} quads with the TBox, {} table cells, {} text numbers",
+        served.pages(),
+        names.join(", "),
+        served.quads(),
+        stats.observations,
+        stats.text_facts,
+    );
+    println!(
+        "  each page is the named graph <{}{{id}}/graph>, the TBox <{}>; the default graph is empty",
+        crate::vocab::DATA,
+        crate::vocab::TBOX_GRAPH
+    );
+    println!("  web page:        http://{local}/");
+    println!("  SPARQL endpoint: http://{local}/sparql");
+    serve::serve(listener, served)?;
+    println!("finkg serve: stopped");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,156 @@
+//! `finkg serve`: one process that serves the loaded pages over HTTP.
+//!
+//! - [`sparql`]: a SPARQL 1.1 Protocol endpoint at `/sparql` (`GET ?query=`,
+//!   `POST` as a form or as `application/sparql-query`) over one store
+//!   holding the TBox and every page, each page in its named graph; the
+//!   results in SPARQL JSON, XML, CSV or TSV by the `Accept` header. Every
+//!   query passes the guard and runs with the limits of `finkg query`
+//!   ([`crate::kg::GuardedQuery`], [`KgStore::query_over`]); updates are
+//!   refused.
+//! - [`web`]: a page at `/` to pick a report, read its table and text, and
+//!   ask it questions turn by turn through the rules planner
+//!   ([`crate::pipeline::Session`]), with each answer's plan, formula,
+//!   values, SPARQL, and the sources highlighted in the table and text.
+//!
+//! The server is axum on a current-thread tokio runtime; queries and turns
+//! run on tokio's blocking threads. Ctrl-C (or SIGTERM) stops it after the
+//! requests in flight are answered.
+
+pub mod sparql;
+pub mod web;
+
+use crate::dataset::Conversation;
+use crate::kg::{GraphStats, KgError, KgStore};
+use axum::routing::{get, post};
+use axum::Router;
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The address `finkg serve` listens on unless told otherwise (loopback).
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
+
+/// What the server answers from: the store of every page and the
+/// conversations (page and questions; never gold) by id.
+pub struct Served {
+    kg: KgStore,
+    conversations: Vec<Conversation>,
+    by_id: HashMap<String, usize>,
+}
+
+impl Served {
+    /// Loads every conversation's page into one store (ids must be distinct).
+    pub fn new(conversations: Vec<Conversation>) -> Result<Self, KgError> {
+        let kg = KgStore::build_pages(&conversations)?;
+        let by_id = conversations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect();
+        Ok(Self {
+            kg,
+            conversations,
+            by_id,
+        })
+    }
+
+    /// The pages loaded.
+    pub fn pages(&self) -> usize {
+        self.conversations.len()
+    }
+
+    /// The pages' graphs, counted together (the TBox not included).
+    pub fn stats(&self) -> GraphStats {
+        self.kg.stats()
+    }
+
+    /// Quads in the store, the TBox's included.
+    pub fn quads(&self) -> usize {
+        self.kg.len()
+    }
+
+    /// The conversation with this id.
+    fn conversation(&self, id: &str) -> Option<&Conversation> {
+        self.by_id.get(id).map(|&i| &self.conversations[i])
+    }
+}
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address could not be bound (in use, not local, no permission).
+    #[error("cannot listen on {addr}")]
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The runtime or the connection loop failed.
+    #[error("the server failed")]
+    Io(#[from] std::io::Error),
+}
+
+/// The routes: the web page, its assets and API, and the SPARQL endpoint.
+pub fn router(served: Arc<Served>) -> Router {
+    Router::new()
+        .route("/", get(web::index))
+        .route("/static/app.js", get(web::script))
+        .route("/static/style.css", get(web::style))
+        .route("/api/ask", post(web::ask))
+        .route("/sparql", get(sparql::get).post(sparql::post))
+        .with_state(served)
+}
+
+/// A socket bound to `addr`, ready for [`serve`]: binding comes first so a
+/// port in use is reported before the pages load.
+pub fn bind(addr: SocketAddr) -> Result<std::net::TcpListener, ServeError> {
+    let listener =
+        std::net::TcpListener::bind(addr).map_err(|source| ServeError::Bind { addr, source })?;
+    listener.set_nonblocking(true)?;
+    Ok(listener)
+}
+
+/// Serves `served` on `listener` until Ctrl-C or SIGTERM; requests in
+/// flight are answered before it returns.
+pub fn serve(listener: std::net::TcpListener, served: Served) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        axum::serve(listener, router(Arc::new(served)))
+            .with_graceful_shutdown(stop_signal())
+            .await
+    })?;
+    Ok(())
+}
+
+/// Resolves at the first Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    let (mut interrupt, mut terminate) = (std::pin::pin!(interrupt), std::pin::pin!(terminate));
+    std::future::poll_fn(|cx| {
+        if interrupt.as_mut().poll(cx).is_ready() || terminate.as_mut().poll(cx).is_ready() {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+}
