@@ -20,6 +20,9 @@ use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc; // see Cargo.toml
+
 /// Answers conversational numerical questions about financial report pages
 /// by turning each page into an RDF knowledge graph and planning every
 /// answer as SPARQL look-ups plus an exact formula.

@@ -2,7 +2,7 @@
 //! with `--mongo-uri`, the MongoDB export as it goes), print the report.
 
 use super::planners::{make_planners, PlannerArgs};
-use super::{load, mongo, CliError};
+use super::{check_eval_dataset, mongo, run_to_resume, CliError};
 use crate::eval::{self, EvalOptions};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -50,11 +50,7 @@ pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
     let resuming = resume.is_some();
     let (out, dataset, limit) = match resume {
         Some(dir) => {
-            let path = dir.join("run.json");
-            let info: crate::run::RunInfo = std::fs::read_to_string(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-                .map_err(|e| CliError::new(format!("cannot resume: {}: {e}", path.display())))?;
+            let info = run_to_resume(&dir)?;
             let dataset = dataset
                 .or_else(|| info.dataset.map(PathBuf::from))
                 .ok_or_else(|| CliError::new("the run names no dataset; give it"))?;
@@ -62,14 +58,7 @@ pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
         }
         None => (out, dataset.expect("clap requires it"), limit),
     };
-    let examples = load(&dataset)?;
-    if !examples.iter().any(|e| e.gold.is_some()) {
-        return Err(CliError::new(format!(
-            "{}: no conversation has gold answers, so there is nothing to score",
-            dataset.display()
-        ))
-        .with_hint("`finkg solve` answers a file without gold"));
-    }
+    let conversations = check_eval_dataset(&dataset)?;
     if jobs == 0 {
         return Err(CliError::new("--jobs must be at least 1"));
     }
@@ -86,13 +75,15 @@ pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
         dataset: Some(dataset.clone()),
         limit,
         progress: req.progress,
+        conversations: Some(conversations),
         resume: resuming,
         force,
         interrupt: Some(interrupt),
     };
+    let examples = crate::dataset::stream_file(&dataset)?;
     let summary = match live.as_mut() {
-        Some(observer) => eval::run_with(&examples, workers, &options, observer),
-        None => eval::run(&examples, workers, &options),
+        Some(observer) => eval::run_with(examples, workers, &options, observer),
+        None => eval::run(examples, workers, &options),
     }?;
     let mut stdout = io::stdout().lock();
     if summary.interrupted {

@@ -78,16 +78,66 @@ pub fn load(path: &Path) -> Result<Vec<Example>, CliError> {
     let mut seen = std::collections::HashMap::new();
     for (i, e) in examples.iter().enumerate() {
         if let Some(first) = seen.insert(e.conversation.id.as_str(), i) {
-            return Err(CliError::new(format!(
-                "{}: conversation id `{}` appears more than once (conversations {} and {})",
-                path.display(),
-                e.conversation.id,
-                first + 1,
-                i + 1
-            )));
+            return Err(duplicate(path, &e.conversation.id, first, i));
         }
     }
     Ok(examples)
+}
+
+fn duplicate(path: &Path, id: &str, first: usize, again: usize) -> CliError {
+    CliError::new(format!(
+        "{}: conversation id `{id}` appears more than once (conversations {} and {})",
+        path.display(),
+        first + 1,
+        again + 1
+    ))
+}
+
+/// The `run.json` of a run folder that `eval --resume` finishes.
+pub fn run_to_resume(dir: &Path) -> Result<crate::run::RunInfo, CliError> {
+    let path = dir.join("run.json");
+    std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        .map_err(|e| CliError::new(format!("cannot resume: {}: {e}", path.display())))
+}
+
+/// Reads a dataset for `eval` before the run: the whole file well formed,
+/// every id once, some gold to score against. Holds the ids, never the
+/// conversations (the run reads them again, as a stream). Returns how many
+/// conversations the file holds.
+pub fn check_eval_dataset(path: &Path) -> Result<usize, CliError> {
+    let file = std::fs::File::open(path).map_err(|source| dataset::DatasetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let (mut twice, mut any_gold) = (None, false);
+    let count = dataset::read_each(
+        io::BufReader::new(file),
+        &path.display().to_string(),
+        |example| {
+            let i = seen.len();
+            any_gold |= example.gold.is_some();
+            if let Some(&first) = seen.get(&example.conversation.id) {
+                twice.get_or_insert((example.conversation.id, first, i));
+            } else {
+                seen.insert(example.conversation.id, i);
+            }
+            Ok(())
+        },
+    )?;
+    if let Some((id, first, again)) = twice {
+        return Err(duplicate(path, &id, first, again));
+    }
+    if !any_gold {
+        return Err(CliError::new(format!(
+            "{}: no conversation has gold answers, so there is nothing to score",
+            path.display()
+        ))
+        .with_hint("`finkg solve` answers a file without gold"));
+    }
+    Ok(count)
 }
 
 /// A writer for a terminal: control characters other than newline and tab

@@ -213,18 +213,26 @@ pub fn read_each<R: std::io::Read>(
         each,
         count: 0,
         failure: None,
+        stopped: false,
     };
     let mut de = serde_json::Deserializer::from_reader(reader);
     // as when the whole text was parsed first: malformed JSON anywhere is
     // the error, before any conversation's shape
-    de.deserialize_any(Root(&mut stream))
-        .and_then(|()| de.end())
-        .map_err(|source| DatasetError::Json {
-            source_name: source_name.to_string(),
-            line: source.line(),
-            column: source.column(),
-            source,
-        })?;
+    let parsed = de
+        .deserialize_any(Root(&mut stream))
+        .and_then(|()| de.end());
+    if stream.stopped {
+        // `each` refused a conversation: its error, and no more reading
+        if let Some(failure) = stream.failure.take() {
+            return Err(failure);
+        }
+    }
+    parsed.map_err(|source| DatasetError::Json {
+        source_name: source_name.to_string(),
+        line: source.line(),
+        column: source.column(),
+        source,
+    })?;
     if let Some(failure) = stream.failure.take() {
         return Err(failure);
     }
@@ -234,6 +242,56 @@ pub fn read_each<R: std::io::Read>(
         });
     }
     Ok(stream.count)
+}
+
+/// The conversations of a file as an iterator, read as a stream by
+/// [`read_each`] on a thread of their own a few conversations ahead of the
+/// consumer: memory holds those few, whatever the file's size. An error
+/// (malformed JSON, a shape error) is the last item. Dropping the iterator
+/// ends the reading.
+pub fn stream_file(path: &Path) -> Result<FileStream, DatasetError> {
+    let file = std::fs::File::open(path).map_err(|source| DatasetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let (sender, receiver) = std::sync::mpsc::sync_channel(STREAM_AHEAD);
+    let source_name = path.display().to_string();
+    let stopped = path.to_path_buf();
+    std::thread::Builder::new()
+        .name("finkg-dataset".into())
+        .spawn(move || {
+            let read = read_each(std::io::BufReader::new(file), &source_name, |example| {
+                sender.send(Ok(example)).map_err(|_| DatasetError::Io {
+                    path: stopped.clone(),
+                    source: std::io::Error::new(std::io::ErrorKind::BrokenPipe, STOPPED),
+                })
+            });
+            if let Err(e) = read {
+                // nobody listens once the iterator is dropped
+                let _ = sender.send(Err(e));
+            }
+        })
+        .map_err(|source| DatasetError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok(FileStream { receiver })
+}
+
+/// How many conversations [`stream_file`] reads ahead of its consumer.
+const STREAM_AHEAD: usize = 4;
+
+/// The iterator [`stream_file`] returns.
+pub struct FileStream {
+    receiver: std::sync::mpsc::Receiver<Result<Example, DatasetError>>,
+}
+
+impl Iterator for FileStream {
+    type Item = Result<Example, DatasetError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.receiver.recv().ok()
+    }
 }
 
 /// The keys of a conversation object in either layout: under any other key
@@ -255,14 +313,20 @@ const CONVERSATION_KEYS: [&str; 13] = [
 ];
 
 /// The state of [`read_each`]: where conversations go, and the first error
-/// met; after it the text is still read to its end (and nothing more is
-/// handed on), so that malformed JSON further on is reported instead.
+/// met; after a shape error the text is still read to its end (and nothing
+/// more is handed on), so that malformed JSON further on is reported
+/// instead; after an error of `each` (`stopped`) the reading ends at once.
 struct Stream<'a, F> {
     source_name: &'a str,
     each: F,
     count: usize,
     failure: Option<DatasetError>,
+    stopped: bool,
 }
+
+/// The serde error that ends the reading once `each` has refused a
+/// conversation (never shown: [`read_each`] returns `each`'s error).
+const STOPPED: &str = "the reader of the conversations stopped";
 
 impl<F: FnMut(Example) -> Result<(), DatasetError>> Stream<'_, F> {
     /// One conversation object (a list's item) into an [`Example`], handed on.
@@ -271,8 +335,13 @@ impl<F: FnMut(Example) -> Result<(), DatasetError>> Stream<'_, F> {
             return;
         }
         let result = match &item {
-            Value::Object(map) => load_conversation(map, &place, self.source_name)
-                .and_then(|example| (self.each)(example)),
+            Value::Object(map) => {
+                load_conversation(map, &place, self.source_name).and_then(|example| {
+                    let handed = (self.each)(example);
+                    self.stopped = handed.is_err();
+                    handed
+                })
+            }
             other => Err(shape(
                 self.source_name,
                 place,
@@ -303,6 +372,9 @@ impl<F: FnMut(Example) -> Result<(), DatasetError>> Stream<'_, F> {
                 None => format!("conversation {index}"),
             };
             self.item(item, place);
+            if self.stopped {
+                return Err(serde::de::Error::custom(STOPPED));
+            }
             index += 1;
         }
         Ok(())
@@ -1319,6 +1391,52 @@ mod tests {
         ] {
             let _ = load_str(text, "odd.json");
         }
+    }
+
+    #[test]
+    fn stream_file_hands_on_the_conversations_of_load_file() {
+        for path in [DEV, ORIGINAL] {
+            let loaded: Vec<String> = load_file(Path::new(path))
+                .unwrap()
+                .into_iter()
+                .map(|e| e.conversation.id)
+                .collect();
+            let streamed: Vec<String> = stream_file(Path::new(path))
+                .unwrap()
+                .map(|e| e.unwrap().conversation.id)
+                .collect();
+            assert_eq!(streamed, loaded, "{path}");
+        }
+        // dropped early, the reading ends (the thread does not block)
+        let mut first = stream_file(Path::new(DEV)).unwrap();
+        assert!(first.next().is_some());
+        drop(first);
+    }
+
+    #[test]
+    fn an_error_of_each_ends_the_reading_at_once() {
+        // malformed JSON after the second conversation is never reached
+        let text = format!("[{}, {}, {{", minimal("a"), minimal("b"));
+        let mut seen = Vec::new();
+        let err = read_each(text.as_bytes(), "x.json", |e| {
+            seen.push(e.conversation.id);
+            Err(DatasetError::Empty {
+                source_name: "refused".into(),
+            })
+        })
+        .unwrap_err();
+        assert_eq!(seen, ["a"]);
+        assert!(matches!(err, DatasetError::Empty { source_name } if source_name == "refused"));
+        // without the refusal, the malformed JSON is the error
+        let err = read_each(text.as_bytes(), "x.json", |_| Ok(())).unwrap_err();
+        assert!(matches!(err, DatasetError::Json { .. }), "{err:?}");
+        // a stream's last item is the error
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.json");
+        std::fs::write(&path, &text).unwrap();
+        let items: Vec<_> = stream_file(&path).unwrap().collect();
+        assert_eq!(items.len(), 3);
+        assert!(matches!(items[2], Err(DatasetError::Json { .. })));
     }
 
     /// Counts, over both shared files, the cells without a value by raw

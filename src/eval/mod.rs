@@ -46,18 +46,18 @@ use crate::run::{
     ScoredTurn, Summary, Tally,
 };
 
-use crate::dataset::{Example, Features, Gold};
+use crate::dataset::{DatasetError, Example, Features, Gold};
 use crate::kg::KgStore;
 use crate::pipeline::{load_failure, unanswered, Planners, Session};
 use crate::trace::TurnTrace;
 use crate::turn::Usage;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 /// Errors of an evaluation run (wrong answers are scores, not errors).
@@ -80,6 +80,9 @@ pub enum EvalError {
         /// The run it holds.
         run_id: String,
     },
+    /// The dataset could not be read to its end.
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
     /// The folder's records could not be read back (for `failures.md`).
     #[error("cannot read the run folder back")]
     ReadBack(#[from] InspectError),
@@ -107,6 +110,9 @@ pub struct EvalOptions {
     pub limit: Option<usize>,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// How many conversations the dataset holds, for the progress bar (the
+    /// conversations arrive as a stream).
+    pub conversations: Option<usize>,
     /// Finish the run the folder holds: keep its whole conversations,
     /// answer the rest.
     pub resume: bool,
@@ -151,6 +157,8 @@ impl Writers {
 
 /// What answering one conversation gave.
 struct Outcome {
+    /// The conversation answered, with its gold for scoring.
+    example: Example,
     traces: Vec<TurnTrace>,
     /// The page's graph, for the observer (the MongoDB export of triples).
     kg: Option<KgStore>,
@@ -164,7 +172,7 @@ struct Outcome {
 /// Answers one conversation, stopping before a turn once the planners say
 /// the run must stop (the reason goes to `stop`).
 fn answer(
-    example: &Example,
+    example: Example,
     planners: &mut Planners,
     stop: &Mutex<Option<String>>,
     interrupt: &AtomicBool,
@@ -184,6 +192,7 @@ fn answer(
     };
     if stopped(planners) {
         return Outcome {
+            example,
             traces: Vec::new(),
             kg: None,
             load_error: None,
@@ -201,9 +210,11 @@ fn answer(
             stopped(planners);
             // an interrupted conversation is answered again on resume
             let skipped = interrupt.load(Ordering::SeqCst) && traces.len() < conv.questions.len();
+            let kg = Some(session.into_kg());
             Outcome {
+                example,
                 traces,
-                kg: Some(session.into_kg()),
+                kg,
                 load_error: None,
                 failed_to_load: false,
                 skipped,
@@ -213,6 +224,7 @@ fn answer(
             let reason = load_failure(&e);
             let traces = unanswered(&conv.id, &conv.questions, planners.primary.name(), &reason);
             Outcome {
+                example,
                 traces,
                 kg: None,
                 load_error: Some(reason),
@@ -228,6 +240,11 @@ const INTERRUPTED: &str = "interrupted";
 
 /// Answers every turn of `examples`, scores, and writes the run folder.
 ///
+/// The conversations arrive as a stream (`dataset::stream_file`, or any
+/// iterator) and are let go once written: memory holds the conversations in
+/// flight, not the dataset. A dataset error (malformed JSON further on) ends
+/// the run with what was answered before it recorded, as an interrupt does.
+///
 /// Each element of `workers` answers one conversation at a time on its own
 /// thread, so `workers.len()` conversations are in flight at once; the
 /// turns of a conversation stay in order and the run folder lists the
@@ -235,7 +252,7 @@ const INTERRUPTED: &str = "interrupted";
 /// stop (a budget or a time limit), no further turn is asked; what was
 /// answered is scored and written, and [`Summary::stopped`] says why.
 pub fn run(
-    examples: &[Example],
+    examples: impl Iterator<Item = Result<Example, DatasetError>> + Send,
     workers: Vec<Planners>,
     options: &EvalOptions,
 ) -> Result<Summary, EvalError> {
@@ -247,9 +264,16 @@ fn write_json(path: PathBuf, value: &impl Serialize) -> Result<(), EvalError> {
     std::fs::write(&path, text + "\n").map_err(|source| EvalError::Write { path, source })
 }
 
+/// The conversations still to answer, handed to the workers one at a time
+/// with their place in the run.
+struct Queue<I> {
+    examples: I,
+    next: usize,
+}
+
 /// [`run`], showing each record to `observer` as it is written.
 pub fn run_with(
-    examples: &[Example],
+    examples: impl Iterator<Item = Result<Example, DatasetError>> + Send,
     workers: Vec<Planners>,
     options: &EvalOptions,
     observer: &mut dyn RunObserver,
@@ -260,17 +284,15 @@ pub fn run_with(
         source,
     })?;
     let planner_name = workers.first().map(Planners::name).unwrap_or_default();
-    let examples: Vec<&Example> = examples
-        .iter()
-        .take(options.limit.unwrap_or(usize::MAX))
-        .collect();
+    let limit = options.limit.unwrap_or(usize::MAX);
+    let mut examples = examples.take(limit);
     let mut summary = Summary {
         planner: planner_name.clone(),
         jobs: workers.len(),
         ..Summary::default()
     };
     let (mut info, done) = if options.resume {
-        let (info, done) = resume(&options.out, &examples, &planner_name, &mut summary)?;
+        let (info, done) = resume(&options.out, &mut examples, &planner_name, &mut summary)?;
         (info, done)
     } else {
         clear(&options.out, options.force)?;
@@ -290,13 +312,13 @@ pub fn run_with(
         dir: options.out.clone(),
     };
     observer.started(&info);
-    let examples = &examples[done..];
     let no_interrupt = AtomicBool::new(false);
     let interrupt: &AtomicBool = options.interrupt.as_deref().unwrap_or(&no_interrupt);
-    let bar = if options.progress {
-        indicatif::ProgressBar::new(examples.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
+    let bar = match options.conversations {
+        Some(total) if options.progress => {
+            indicatif::ProgressBar::new(total.min(limit).saturating_sub(done) as u64)
+        }
+        _ => indicatif::ProgressBar::hidden(),
     };
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -304,14 +326,15 @@ pub fn run_with(
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let next = AtomicUsize::new(0);
+    let queue = Mutex::new(Queue { examples, next: 0 });
+    let unread: Mutex<Option<DatasetError>> = Mutex::new(None);
     let stop: Mutex<Option<String>> = Mutex::new(None);
     let mut written: Result<(), EvalError> = Ok(());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
         for mut planners in workers {
             let tx = tx.clone();
-            let (next, stop, examples) = (&next, &stop, &examples);
+            let (queue, unread, stop) = (&queue, &unread, &stop);
             scope.spawn(move || loop {
                 if interrupt.load(Ordering::SeqCst) {
                     let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
@@ -320,9 +343,26 @@ pub fn run_with(
                 if stop.lock().map(|s| s.is_some()).unwrap_or(true) {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(example) = examples.get(i) else {
-                    break;
+                let (i, example) = {
+                    let mut queue = queue.lock().unwrap_or_else(|e| e.into_inner());
+                    let i = queue.next;
+                    match queue.examples.next() {
+                        Some(Ok(example)) => {
+                            queue.next += 1;
+                            (i, example)
+                        }
+                        Some(Err(e)) => {
+                            unread
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .get_or_insert(e);
+                            // the run ends as an interrupt ends it
+                            let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
+                            guard.get_or_insert_with(|| INTERRUPTED.into());
+                            break;
+                        }
+                        None => break,
+                    }
                 };
                 let outcome = answer(example, &mut planners, stop, interrupt);
                 if tx.send((i, outcome)).is_err() {
@@ -345,32 +385,7 @@ pub fn run_with(
                 if written.is_err() || hole {
                     continue;
                 }
-                let example = examples[next_record - 1];
-                let conv = &example.conversation;
-                summary.conversations += 1;
-                summary.failed_conversations += usize::from(outcome.failed_to_load);
-                let mut record = ConversationRecord {
-                    id: conv.id.clone(),
-                    turns: conv.questions.len(),
-                    correct: None,
-                    graph: outcome.kg.as_ref().map(|kg| kg.stats().into()),
-                    error: outcome.load_error.clone(),
-                };
-                if let Some(kg) = &outcome.kg {
-                    observer.graph(&conv.id, kg);
-                }
-                let scored = score_turns(example.gold.as_ref(), &outcome.traces);
-                record.correct = example
-                    .gold
-                    .as_ref()
-                    .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
-                let features = example.gold.as_ref().map(|g| &g.features);
-                let page = PageRecord::of(conv);
-                written =
-                    write_conversation(&mut summary, &mut w, &record, &page, &scored, features);
-                if written.is_ok() {
-                    observer.conversation(&record, &scored);
-                }
+                written = record(&mut summary, &mut w, observer, outcome);
                 if written.is_err() {
                     let mut guard = stop.lock().unwrap_or_else(|e| e.into_inner());
                     guard.get_or_insert_with(|| "the run folder could not be written".into());
@@ -385,6 +400,7 @@ pub fn run_with(
     });
     written?;
     bar.finish_and_clear();
+    let unread = unread.into_inner().unwrap_or_else(|e| e.into_inner());
     let stopped = stop.into_inner().unwrap_or_else(|e| e.into_inner());
     summary.interrupted = stopped.as_deref() == Some(INTERRUPTED);
     summary.stopped = stopped.filter(|_| !summary.interrupted);
@@ -404,6 +420,9 @@ pub fn run_with(
     if summary.interrupted {
         info.interrupted = true;
         write_json(options.out.join(folder::files::RUN), &info)?;
+        if let Some(e) = unread {
+            return Err(e.into());
+        }
         return Ok(summary);
     }
     write_json(options.out.join(folder::files::SUMMARY), &summary)?;
@@ -427,6 +446,47 @@ fn draw(summary: &Summary, data: &PlotData, dir: &Path) -> Result<(), EvalError>
             why: "the drawing library failed".into(),
         })),
     }
+}
+
+/// Scores an answered conversation, writes its records and shows them to
+/// `observer`; the conversation is let go after.
+fn record(
+    summary: &mut Summary,
+    w: &mut Writers,
+    observer: &mut dyn RunObserver,
+    outcome: Outcome,
+) -> Result<(), EvalError> {
+    let Outcome {
+        example,
+        traces,
+        kg,
+        load_error,
+        failed_to_load,
+        skipped: _,
+    } = outcome;
+    let conv = &example.conversation;
+    summary.conversations += 1;
+    summary.failed_conversations += usize::from(failed_to_load);
+    let mut record = ConversationRecord {
+        id: conv.id.clone(),
+        turns: conv.questions.len(),
+        correct: None,
+        graph: kg.as_ref().map(|kg| kg.stats().into()),
+        error: load_error,
+    };
+    if let Some(kg) = &kg {
+        observer.graph(&conv.id, kg);
+    }
+    let scored = score_turns(example.gold.as_ref(), &traces);
+    record.correct = example
+        .gold
+        .as_ref()
+        .map(|_| scored.iter().filter(|t| t.correct == Some(true)).count());
+    let features = example.gold.as_ref().map(|g| &g.features);
+    let page = PageRecord::of(conv);
+    write_conversation(summary, w, &record, &page, &scored, features)?;
+    observer.conversation(&record, &scored);
+    Ok(())
 }
 
 /// The files of a run's records, `run.json` and `summary.json` aside.
@@ -486,10 +546,13 @@ fn clear(dir: &Path, force: bool) -> Result<(), EvalError> {
 /// Keeps the whole conversations of an unfinished run in `dir` (rewriting
 /// every record file with their lines only), adds their scores to
 /// `summary`, and returns the run's info and how many conversations of
-/// `examples` it holds.
+/// `examples` it holds: those are read from `examples`, which is left at
+/// the first conversation still to answer. The files are read and rewritten
+/// line by line; what is held is the kept conversations' ids and the
+/// summary's counts of their turns.
 fn resume(
     dir: &Path,
-    examples: &[&Example],
+    examples: &mut impl Iterator<Item = Result<Example, DatasetError>>,
     planner: &str,
     summary: &mut Summary,
 ) -> Result<(RunInfo, usize), EvalError> {
@@ -497,18 +560,10 @@ fn resume(
         path: dir.to_path_buf(),
         why,
     };
-    let read = |name: &str| -> Result<String, EvalError> {
-        let path = dir.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && name != folder::files::RUN => {
-                Ok(String::new())
-            }
-            Err(e) => Err(fail(format!("{}: {e}", path.display()))),
-        }
-    };
-    let mut info: RunInfo = serde_json::from_str(&read(folder::files::RUN)?)
-        .map_err(|e| fail(format!("run.json: {e}")))?;
+    let run = dir.join(folder::files::RUN);
+    let mut info: RunInfo = std::fs::read_to_string(&run)
+        .map_err(|e| fail(format!("{}: {e}", run.display())))
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| fail(format!("run.json: {e}"))))?;
     if info.finished.is_some() {
         return Err(fail(format!("run {} has finished", info.run_id)));
     }
@@ -518,19 +573,24 @@ fn resume(
             info.run_id, info.planner
         )));
     }
-    // the committed conversations: whole lines of conversations.jsonl
-    let mut kept: Vec<(String, ConversationRecord)> = Vec::new();
-    for line in read(folder::files::CONVERSATIONS)?.split_inclusive('\n') {
-        let Some(line) = line.strip_suffix('\n') else {
-            break;
-        };
-        let Ok(record) = serde_json::from_str::<ConversationRecord>(line) else {
-            break;
-        };
-        kept.push((line.to_string(), record));
-    }
-    for (i, (_, record)) in kept.iter().enumerate() {
-        let expected = examples.get(i).map(|e| e.conversation.id.as_str());
+    // the committed conversations: whole lines of conversations.jsonl,
+    // up to the first that is not
+    let committed = |line: &str| {
+        line.strip_suffix('\n')
+            .and_then(|body| serde_json::from_str::<ConversationRecord>(body).ok())
+    };
+    let mut kept: Vec<ConversationRecord> = Vec::new();
+    each_line(dir, folder::files::CONVERSATIONS, |line| {
+        let record = committed(line);
+        let whole = record.is_some();
+        kept.extend(record);
+        Ok(whole)
+    })?;
+    // the features of the kept conversations, read from the dataset
+    let mut features: Vec<Option<Features>> = Vec::with_capacity(kept.len());
+    for (i, record) in kept.iter().enumerate() {
+        let example = examples.next().transpose()?;
+        let expected = example.as_ref().map(|e| e.conversation.id.as_str());
         if expected != Some(record.id.as_str()) {
             return Err(fail(format!(
                 "its conversation {} is `{}`, the dataset's is {}",
@@ -539,59 +599,54 @@ fn resume(
                 expected.map_or("missing".into(), |id| format!("`{id}`"))
             )));
         }
+        features.push(example.and_then(|e| e.gold).map(|g| g.features));
     }
-    let ids: HashSet<&str> = kept.iter().map(|(_, r)| r.id.as_str()).collect();
-    let keep_lines = |name: &str| -> Result<String, EvalError> {
-        let mut out = String::new();
-        for line in read(name)?.split_inclusive('\n') {
-            let Some(body) = line.strip_suffix('\n') else {
-                break;
-            };
-            let id = serde_json::from_str::<serde_json::Value>(body)
-                .ok()
-                .and_then(|v| v.get("id").and_then(|id| id.as_str().map(str::to_string)));
-            if id.is_some_and(|id| ids.contains(id.as_str())) {
-                out.push_str(line);
+    let ids: HashSet<&str> = kept.iter().map(|r| r.id.as_str()).collect();
+    let kept_id = |line: &str| -> Keep {
+        let Some(body) = line.strip_suffix('\n') else {
+            return Keep::Stop;
+        };
+        let id = serde_json::from_str::<IdOnly>(body).ok().map(|v| v.id);
+        if id.is_some_and(|id| ids.contains(id.as_str())) {
+            Keep::Line
+        } else {
+            Keep::Drop
+        }
+    };
+    rewrite(dir, folder::files::PREDICTIONS, kept_id)?;
+    rewrite(dir, folder::files::LLM_EXCHANGES, kept_id)?;
+    // the scores of the kept conversations' turns, read as the trace is
+    // rewritten
+    let mut turns: HashMap<String, Vec<TurnScore>> = HashMap::new();
+    rewrite(dir, folder::files::TRACE, |line| {
+        let keep = kept_id(line);
+        if keep == Keep::Line {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
+                    turns
+                        .entry(id.to_string())
+                        .or_default()
+                        .push(TurnScore::from_json(&v));
+                }
             }
         }
-        Ok(out)
-    };
-    let predictions = keep_lines(folder::files::PREDICTIONS)?;
-    let trace = keep_lines(folder::files::TRACE)?;
-    let llm = keep_lines(folder::files::LLM_EXCHANGES)?;
-    let pages = keep_lines(folder::files::PAGES)?;
-    // the scores of the kept conversations, in order
-    let mut turns: BTreeMap<&str, Vec<TurnScore>> = BTreeMap::new();
-    let trace_values: Vec<serde_json::Value> = trace
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    for v in &trace_values {
-        if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
-            turns.entry(id).or_default().push(TurnScore::from_json(v));
+        keep
+    })?;
+    rewrite(dir, folder::files::PAGES, kept_id)?;
+    // last: the commit record
+    let mut lines = 0;
+    rewrite(dir, folder::files::CONVERSATIONS, |line| {
+        lines += 1;
+        match committed(line) {
+            Some(_) if lines <= kept.len() => Keep::Line,
+            _ => Keep::Stop,
         }
-    }
-    for (i, (_, record)) in kept.iter().enumerate() {
+    })?;
+    for (i, record) in kept.iter().enumerate() {
         summary.conversations += 1;
         summary.failed_conversations += usize::from(record.error.is_some());
-        let features = examples[i].gold.as_ref().map(|g| &g.features);
         let scores = turns.remove(record.id.as_str()).unwrap_or_default();
-        tally(summary, &scores, features);
-    }
-    let conversations: String = kept.iter().map(|(l, _)| format!("{l}\n")).collect();
-    for (name, text) in [
-        (folder::files::PREDICTIONS, &predictions),
-        (folder::files::TRACE, &trace),
-        (folder::files::LLM_EXCHANGES, &llm),
-        (folder::files::PAGES, &pages),
-        // last: the commit record
-        (folder::files::CONVERSATIONS, &conversations),
-    ] {
-        let path = dir.join(name);
-        let tmp = dir.join(format!("{name}.tmp"));
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|source| EvalError::Write { path, source })?;
+        tally(summary, &scores, features[i].as_ref());
     }
     // rewritten when the run ends
     for name in [folder::files::SUMMARY, folder::files::FAILURES] {
@@ -602,6 +657,75 @@ fn resume(
     }
     info.interrupted = false;
     Ok((info, kept.len()))
+}
+
+/// What [`rewrite`] does with a line of a record file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The line stays.
+    Line,
+    /// The line goes.
+    Drop,
+    /// The line and every one after it go.
+    Stop,
+}
+
+/// The `id` of a record line.
+#[derive(serde::Deserialize)]
+struct IdOnly {
+    id: String,
+}
+
+/// Hands each line of the record file `name` of `dir` to `each`, with its
+/// newline (a last line without one too), until `each` says `false`. A
+/// missing file has no line.
+fn each_line(
+    dir: &Path,
+    name: &str,
+    mut each: impl FnMut(&str) -> Result<bool, EvalError>,
+) -> Result<(), EvalError> {
+    use std::io::BufRead;
+    let path = dir.join(name);
+    let unreadable = |e: std::io::Error| EvalError::Resume {
+        path: dir.to_path_buf(),
+        why: format!("{}: {e}", path.display()),
+    };
+    let file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(unreadable(e)),
+    };
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).map_err(unreadable)? == 0 || !each(&line)? {
+            return Ok(());
+        }
+    }
+}
+
+/// Rewrites the record file `name` of `dir` line by line through a
+/// temporary file: `keep` says of each line whether it stays.
+fn rewrite(dir: &Path, name: &str, mut keep: impl FnMut(&str) -> Keep) -> Result<(), EvalError> {
+    let tmp_name = format!("{name}.tmp");
+    let mut out = create(dir, &tmp_name)?;
+    let write_error = |source| EvalError::Write {
+        path: dir.join(&tmp_name),
+        source,
+    };
+    each_line(dir, name, |line| match keep(line) {
+        Keep::Line => out
+            .write_all(line.as_bytes())
+            .map(|()| true)
+            .map_err(write_error),
+        Keep::Drop => Ok(true),
+        Keep::Stop => Ok(false),
+    })?;
+    out.flush().map_err(write_error)?;
+    drop(out);
+    let path = dir.join(name);
+    std::fs::rename(dir.join(&tmp_name), &path).map_err(|source| EvalError::Write { path, source })
 }
 
 /// Each trace with its gold and verdict (gold is read here, after answering).
@@ -827,4 +951,60 @@ pub fn report(summary: &Summary) -> String {
         s.push_str(&format!("  {f:<28} {}\n", pct(t)));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::rules::RulesPlanner;
+
+    fn workers() -> Vec<Planners> {
+        vec![Planners::single(Box::new(RulesPlanner::new().unwrap()))]
+    }
+
+    #[test]
+    fn a_dataset_error_midway_ends_the_run_resumable() {
+        let examples = crate::dataset::load_file(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/examples.json"
+        )))
+        .unwrap();
+        assert!(examples.len() >= 2);
+        let dir = tempfile::tempdir().unwrap();
+        let options = EvalOptions {
+            out: dir.path().join("run"),
+            dataset: None,
+            limit: None,
+            progress: false,
+            conversations: None,
+            resume: false,
+            force: false,
+            interrupt: None,
+        };
+        // the stream breaks after its first conversation
+        let broken = vec![
+            Ok(examples[0].clone()),
+            Err(DatasetError::Empty {
+                source_name: "broken.json".into(),
+            }),
+            Ok(examples[1].clone()),
+        ];
+        let err = run(broken.into_iter(), workers(), &options).unwrap_err();
+        assert!(matches!(err, EvalError::Dataset(_)), "{err:?}");
+        let read = |name: &str| std::fs::read_to_string(options.out.join(name)).unwrap();
+        let committed = read(folder::files::CONVERSATIONS);
+        assert_eq!(committed.lines().count(), 1, "{committed}");
+        assert!(committed.contains(&examples[0].conversation.id));
+        let info: RunInfo = serde_json::from_str(&read(folder::files::RUN)).unwrap();
+        assert!(info.interrupted && info.finished.is_none());
+        // resumed over the whole stream, the run ends as an unbroken one
+        let resumed = EvalOptions {
+            resume: true,
+            ..options.clone()
+        };
+        let whole = examples.iter().take(2).cloned().map(Ok);
+        let summary = run(whole, workers(), &resumed).unwrap();
+        assert_eq!(summary.conversations, 2);
+        assert_eq!(read(folder::files::CONVERSATIONS).lines().count(), 2);
+    }
 }

@@ -12,7 +12,7 @@ use crate::dataset::{Document, Table};
 use crate::vocab::{self, fk};
 use crate::words;
 use oxigraph::model::vocab::{rdf, rdfs, xsd};
-use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term};
+use oxigraph::model::{GraphName, Literal, NamedNode, Quad, QuadRef, Term};
 
 /// What one page's graph holds, counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -46,19 +46,18 @@ pub fn page_iri(id: &str) -> String {
     out
 }
 
-struct Builder {
+struct Builder<'a> {
     graph: GraphName,
-    quads: Vec<Quad>,
+    /// Where each quad goes, in the order the page's quads are built.
+    sink: &'a mut dyn FnMut(QuadRef<'_>),
+    count: usize,
 }
 
-impl Builder {
+impl Builder<'_> {
     fn add(&mut self, s: &NamedNode, p: &NamedNode, o: impl Into<Term>) {
-        self.quads.push(Quad::new(
-            s.clone(),
-            p.clone(),
-            o.into(),
-            self.graph.clone(),
-        ));
+        let o = o.into();
+        (self.sink)(QuadRef::new(s, p, &o, self.graph.as_ref()));
+        self.count += 1;
     }
 }
 
@@ -84,11 +83,25 @@ fn year(y: i32) -> Literal {
 
 /// Builds the ABox quads of one page in the graph `{page}/graph`.
 pub fn build_abox(id: &str, doc: &Document) -> (NamedNode, Vec<Quad>, GraphStats) {
+    let mut quads = Vec::new();
+    let (graph, stats) = each_abox_quad(id, doc, |q| quads.push(q.into_owned()));
+    (graph, quads, stats)
+}
+
+/// Hands each ABox quad of one page, in the graph `{page}/graph`, to
+/// `each` as it is built (in [`build_abox`]'s order), without a copy of
+/// its terms: the store inserts them straight away.
+pub fn each_abox_quad(
+    id: &str,
+    doc: &Document,
+    mut each: impl FnMut(QuadRef<'_>),
+) -> (NamedNode, GraphStats) {
     let page_str = page_iri(id);
     let graph = node(format!("{page_str}/graph"));
     let mut b = Builder {
         graph: GraphName::NamedNode(graph.clone()),
-        quads: Vec::new(),
+        sink: &mut each,
+        count: 0,
     };
     let page = node(page_str.clone());
     b.add(&page, &rdf::TYPE.into_owned(), fk("ReportPage"));
@@ -111,8 +124,8 @@ pub fn build_abox(id: &str, doc: &Document) -> (NamedNode, Vec<Quad>, GraphStats
         stats.text_facts += numbers.len();
         add_sentence(&mut b, &page, &page_str, sentence, &numbers);
     }
-    stats.triples = b.quads.len();
-    (graph, b.quads, stats)
+    stats.triples = b.count;
+    (graph, stats)
 }
 
 fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -> usize {

@@ -5,7 +5,7 @@
 //! touches Oxigraph's store API. Queries enter only as [`GuardedQuery`], so
 //! nothing unchecked ever reaches the engine.
 
-use super::abox::{build_abox, GraphStats};
+use super::abox::{build_abox, each_abox_quad, GraphStats};
 use super::guard::{GuardedQuery, QueryForm};
 use super::watchdog::{Stop, Watch, QUERY_MEMORY_LIMIT};
 use crate::dataset::Conversation;
@@ -14,7 +14,9 @@ use crate::vocab;
 use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
 use oxigraph::model::Variable;
-use oxigraph::model::{GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, QuadRef, Term};
+use oxigraph::model::{
+    GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, QuadRef, Term, VariableRef,
+};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
@@ -22,6 +24,9 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::sync::OnceLock;
 use std::time::Duration;
+
+/// The variable [`KgStore::query_page`] binds to the page's named graph.
+pub const PAGE: VariableRef<'static> = VariableRef::new_unchecked("page");
 
 /// Most rows a query may return before it is refused.
 pub const MAX_ROWS: usize = 10_000;
@@ -166,9 +171,12 @@ impl KgStore {
     /// Builds the graph of a conversation's page, with the TBox beside it.
     pub fn build(conversation: &Conversation) -> Result<Self, KgError> {
         ontology::tbox()?;
-        let (graph, quads, stats) = build_abox(&conversation.id, &conversation.document);
         let store = Store::new()?;
-        store.extend(quads)?;
+        let mut transaction = store.start_transaction()?;
+        let (graph, stats) = each_abox_quad(&conversation.id, &conversation.document, |quad| {
+            transaction.insert(quad)
+        });
+        transaction.commit()?;
         Ok(Self {
             store,
             full: OnceLock::new(),
@@ -285,7 +293,15 @@ impl KgStore {
     /// an earlier deadline set with [`super::watchdog::with_deadline`]) or
     /// its memory ([`super::watchdog::QUERY_MEMORY_LIMIT`]) runs out.
     pub fn query(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
-        self.query_over(query, &QueryGraphs::default())
+        self.run(query, &QueryGraphs::default(), None)
+    }
+
+    /// [`KgStore::query`] with the variable `?page` bound to the page's
+    /// named graph before it runs: a query written once for every page
+    /// (`GRAPH ?page { … }`) is parsed once, not once a page. The query
+    /// must project `?page` (the engine binds only a projected variable).
+    pub fn query_page(&self, query: &GuardedQuery) -> Result<QueryOutput, KgError> {
+        self.run(query, &QueryGraphs::default(), Some(&self.graph))
     }
 
     /// [`KgStore::query`] over the dataset `graphs` names (the SPARQL
@@ -295,6 +311,15 @@ impl KgStore {
         &self,
         query: &GuardedQuery,
         graphs: &QueryGraphs,
+    ) -> Result<QueryOutput, KgError> {
+        self.run(query, graphs, None)
+    }
+
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        page: Option<&NamedNode>,
     ) -> Result<QueryOutput, KgError> {
         let watch = Watch::start(QUERY_TIME_LIMIT);
         let stopped =
@@ -311,6 +336,9 @@ impl KgStore {
         let mut prepared = SparqlEvaluator::new()
             .with_cancellation_token(watch.token())
             .for_query(query.query().clone());
+        if let Some(page) = page {
+            prepared = prepared.substitute_variable(PAGE.into_owned(), page.clone());
+        }
         if !graphs.default.is_empty() {
             let default = graphs.default.iter().cloned().map(GraphName::from);
             prepared.dataset_mut().set_default_graph(default.collect());

@@ -96,6 +96,10 @@ struct Entry {
 struct Watched {
     next_id: u64,
     entries: Vec<Entry>,
+    /// The watchdog waits for a first query, not for its tick: only then
+    /// does a new query wake it (waking it for every query of a turn cost
+    /// a context switch and a read of `/proc/self/status` each).
+    idle: bool,
 }
 
 struct Watchdog {
@@ -123,7 +127,9 @@ impl Watchdog {
         let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if watched.entries.is_empty() {
+                watched.idle = true;
                 watched = self.wake.wait(watched).unwrap_or_else(|e| e.into_inner());
+                watched.idle = false;
                 continue;
             }
             watched = self
@@ -211,7 +217,7 @@ impl Watch {
             base: None,
             stop: Arc::clone(&stop),
         });
-        if watched.entries.len() == 1 {
+        if watched.idle {
             dog.wake.notify_one();
         }
         Watch { id, stop, token }
