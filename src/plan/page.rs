@@ -207,13 +207,20 @@ impl PageIndex {
         let row_words = per_label(&schema.rows, label_words);
         let row_alias_words = alias_words(schema, &row_words, lexicon);
         let column_words = per_label(&schema.columns, label_words);
+        let sentence_words: Vec<Vec<String>> =
+            schema.sentences.iter().map(|s| content_words(s)).collect();
+        // a sentence's words once, whatever the number of its numbers
         let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
             .facts
             .iter()
-            .map(|f| (content_words(&f.context), content_words(&f.sentence_text)))
+            .map(|f| {
+                let sentence = sentence_words
+                    .get(f.sentence)
+                    .cloned()
+                    .unwrap_or_else(|| content_words(&f.sentence_text));
+                (content_words(&f.context), sentence)
+            })
             .collect();
-        let sentence_words: Vec<Vec<String>> =
-            schema.sentences.iter().map(|s| content_words(s)).collect();
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
         let vocabulary = idf
             .keys()
