@@ -98,20 +98,10 @@ fn turn(id: &str, t: &TurnView) -> String {
         let _ = writeln!(s, "- error: {e}");
     }
     if let Some(plan) = &t.plan {
-        let mut head = plan.metric_type.clone().unwrap_or_else(|| "value".into());
-        if let Some(e) = &plan.entity {
-            head.push_str(&format!(" of `{e}`"));
-        }
-        if let Some(p) = &plan.period {
-            head.push_str(&format!(" ({p})"));
-        }
+        let head = plan.headline();
         let _ = writeln!(s, "- plan: {head}");
         for v in &plan.values {
-            let how = match &v.how {
-                Planned::Sparql { description, .. } => format!("SPARQL — {description}"),
-                Planned::Reference { turn } => format!("the answer of turn {turn}"),
-                Planned::Constant { value } => format!("the constant {value}"),
-            };
+            let how = v.how.describe();
             let _ = writeln!(s, "  - `{}`: {how}", v.name);
         }
     }

@@ -167,6 +167,31 @@ pub struct PlanView {
     pub period: Option<String>,
 }
 
+impl PlanView {
+    /// The plan in one line: "change of `net sales` (2008 to 2009)".
+    pub fn headline(&self) -> String {
+        let mut head = self.metric_type.clone().unwrap_or_else(|| "value".into());
+        if let Some(e) = &self.entity {
+            head.push_str(&format!(" of `{e}`"));
+        }
+        if let Some(p) = &self.period {
+            head.push_str(&format!(" ({p})"));
+        }
+        head
+    }
+}
+
+impl Planned {
+    /// How the value is obtained, in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Planned::Sparql { description, .. } => format!("SPARQL — {description}"),
+            Planned::Reference { turn } => format!("the answer of turn {turn}"),
+            Planned::Constant { value } => format!("the constant {value}"),
+        }
+    }
+}
+
 /// One value a plan names.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlannedValue {

@@ -4,7 +4,7 @@
 //! is bold and inverse ([`Marks::terminal`]); otherwise it is bracketed,
 //! `[60.94]` ([`Marks::plain`]), so the output reads the same in a file.
 
-use super::{ConversationView, Planned, RunView, SourceLocation, TurnView};
+use super::{ConversationView, RunView, SourceLocation, TurnView};
 use crate::run::{PageRecord, Tally};
 use anstyle::{Effects, Style};
 use std::collections::BTreeSet;
@@ -243,20 +243,10 @@ pub fn turn(t: &TurnView, page: Option<&PageRecord>, marks: Marks) -> String {
 pub fn explain(t: &TurnView, page: Option<&PageRecord>, marks: Marks) -> String {
     let mut s = String::new();
     if let Some(plan) = &t.plan {
-        let mut head = plan.metric_type.clone().unwrap_or_else(|| "value".into());
-        if let Some(e) = &plan.entity {
-            head.push_str(&format!(" of `{e}`"));
-        }
-        if let Some(p) = &plan.period {
-            head.push_str(&format!(" ({p})"));
-        }
+        let head = plan.headline();
         let _ = writeln!(s, "    plan: {head}");
         for v in &plan.values {
-            let how = match &v.how {
-                Planned::Sparql { description, .. } => format!("SPARQL — {description}"),
-                Planned::Reference { turn } => format!("the answer of turn {turn}"),
-                Planned::Constant { value } => format!("the constant {value}"),
-            };
+            let how = v.how.describe();
             let _ = writeln!(s, "      {}: {how}", v.name);
         }
     }

@@ -11,7 +11,7 @@
 
 use super::web::{escape, shell, POLICY};
 use super::Served;
-use crate::inspect::{ConversationView, Planned, RunView, SourceLocation, TurnView};
+use crate::inspect::{ConversationView, RunView, SourceLocation, TurnView};
 use crate::run::{PageRecord, Tally};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -333,20 +333,10 @@ fn turn_html(s: &mut String, t: &TurnView, page: Option<&PageRecord>) {
         );
     }
     if let Some(plan) = &t.plan {
-        let mut head = plan.metric_type.clone().unwrap_or_else(|| "value".into());
-        if let Some(e) = &plan.entity {
-            head.push_str(&format!(" of `{e}`"));
-        }
-        if let Some(p) = &plan.period {
-            head.push_str(&format!(" ({p})"));
-        }
+        let head = plan.headline();
         let _ = write!(s, "<p>plan: {}</p><ul class=\"plan\">", escape(&head));
         for v in &plan.values {
-            let how = match &v.how {
-                Planned::Sparql { description, .. } => format!("SPARQL — {description}"),
-                Planned::Reference { turn } => format!("the answer of turn {turn}"),
-                Planned::Constant { value } => format!("the constant {value}"),
-            };
+            let how = v.how.describe();
             let _ = write!(
                 s,
                 "<li><code>{}</code>: {}</li>",
