@@ -136,8 +136,10 @@ impl RulesPlanner {
         // "the increase in 2010 on positions assumed in acquisitions": a
         // roll-forward's flow row is the year's change
         if t.r.op == Operation::Change {
-            if let Ok(value) = g.ground(metric, Some(y)) {
+            if let Ok(mut value) = g.ground(metric, Some(y)) {
                 if value.cell.is_some_and(|(row, _)| g.is_flow_row(row)) {
+                    // the year's change, whether or not its column names the year
+                    value.year = value.year.or(Some(y));
                     return Ok(ChangeInputs::Printed(value));
                 }
             }
