@@ -885,6 +885,15 @@ fn rows_between_two_years_amounts_are_the_change() {
         ],
         &[Num("21.3"), Num("0.036864"), Num("37.6")],
     );
+    check(
+        NET_REVENUE_BRIDGE,
+        "",
+        &[
+            "what was the change in net revenue from 2010 to 2011?",
+            "and what was the variance in retail electric price in that same period?",
+        ],
+        &[Num("37.6"), Num("36.0")],
+    );
 }
 
 /// A quarterly price table: quarters named by their closing dates.
