@@ -2,7 +2,7 @@
 //! the LLM planner's settings) and the planners they make.
 
 use super::CliError;
-use crate::llm::{LlmConfig, LlmPlanner, LlmShared};
+use crate::llm::{AgentPlanner, LlmConfig, LlmPlanner, LlmShared};
 use crate::pipeline::Planners;
 use crate::plan::RulesPlanner;
 use crate::planner::Planner;
@@ -19,6 +19,10 @@ pub enum PlannerKind {
     /// A language model behind an OpenAI-compatible chat-completions API
     /// (see the LLM options).
     Llm,
+    /// A tool-calling model that explores the page's graph (query_kg,
+    /// list_entities, introspect_ontology, calculate) before it calls
+    /// `answer`; the LLM options apply, and the agent's own below.
+    Agent,
 }
 
 /// The planner a failed turn falls back to.
@@ -133,6 +137,10 @@ pub struct LlmArgs {
     /// At most N requests a minute across the run (all `--jobs`).
     #[arg(long, value_name = "N")]
     pub llm_rpm: Option<u32>,
+    /// The agent's tool calls a turn (`--planner agent`); a turn that
+    /// reaches them without an accepted `answer` fails [default: 8].
+    #[arg(long, value_name = "N")]
+    pub agent_max_tool_calls: Option<u32>,
 }
 
 /// A positive number of seconds given to `flag`.
@@ -204,6 +212,12 @@ pub fn llm_config(a: &LlmArgs) -> Result<LlmConfig, CliError> {
     c.price_output = a.llm_price_output;
     c.budget = a.llm_budget;
     c.rpm = a.llm_rpm;
+    if let Some(n) = a.agent_max_tool_calls {
+        if n == 0 {
+            return Err(CliError::new("--agent-max-tool-calls must be at least 1"));
+        }
+        c.max_tool_calls = n;
+    }
     Ok(c)
 }
 
@@ -218,16 +232,23 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
     match args.planner {
         PlannerKind::Rules => {
             if args.fallback.is_some() {
-                return Err(CliError::new("--fallback is for --planner llm"));
+                return Err(CliError::new(
+                    "--fallback is for --planner llm or --planner agent",
+                ));
             }
             (0..jobs).map(|_| Ok(Planners::single(rules()?))).collect()
         }
-        PlannerKind::Llm => {
+        PlannerKind::Llm | PlannerKind::Agent => {
             let shared: Arc<LlmShared> = LlmShared::new(llm_config(&args.llm)?)?;
             (0..jobs)
                 .map(|_| {
+                    let primary: Box<dyn Planner + Send> = if args.planner == PlannerKind::Agent {
+                        Box::new(AgentPlanner::new(shared.clone())?)
+                    } else {
+                        Box::new(LlmPlanner::new(shared.clone())?)
+                    };
                     Ok(Planners {
-                        primary: Box::new(LlmPlanner::new(shared.clone())?),
+                        primary,
                         fallback: match args.fallback {
                             Some(FallbackKind::Rules) => Some(rules()?),
                             None => None,
