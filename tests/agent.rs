@@ -405,3 +405,160 @@ fn the_turn_time_limit_ends_a_slow_agent_turn() {
     let error = turns[0]["error"].as_str().unwrap();
     assert!(error.contains("the turn's time limit of 1 s"), "{error}");
 }
+
+// The per-stage configuration file (`--config`, `finkg.toml`).
+
+/// The model each request named.
+fn models(server: &Server) -> Vec<String> {
+    server
+        .received()
+        .iter()
+        .map(|r| r.body["model"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn the_working_directorys_finkg_toml_sets_each_stage() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![
+        // Phase 1 without a formula, so Phase 2 is asked.
+        Reply::json(json!({"values": {"x": {"sparql": cell("net sales", "2009")}}})),
+        Reply::json(json!({"formula": "x"})),
+    ]);
+    std::fs::write(
+        dir.path().join("finkg.toml"),
+        format!(
+            "[phase1]\nbase_url = \"{}\"\nmodel = \"small\"\ntemperature = 0.3\n\n[phase2]\nmodel = \"large\"\nmax_tokens = 77\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    let out = finkg(dir.path())
+        .arg("solve")
+        .arg(page(&dir))
+        .args(["--json", "--planner", "llm", "--no-llm-cache"])
+        .args(["--question", "what was net sales in 2009?"])
+        .assert()
+        .success();
+    let line: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(line["answer"], 1500);
+    assert_eq!(models(&server), ["small", "large"]);
+    let got = server.received();
+    assert_eq!(got[0].body["temperature"], 0.3);
+    assert!(got[0].body.get("max_tokens").is_none());
+    assert_eq!(got[1].body["temperature"], 0.3, "[phase1] is the default");
+    assert_eq!(got[1].body["max_tokens"], 77);
+}
+
+#[test]
+fn flags_override_the_file() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![
+        Reply::json(json!({"values": {"x": {"sparql": cell("net sales", "2009")}}})),
+        Reply::json(json!({"formula": "x"})),
+    ]);
+    let config = dir.path().join("stages.toml");
+    std::fs::write(
+        &config,
+        "[phase1]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"small\"\ntemperature = 0.3\n[phase2]\nmodel = \"large\"\n",
+    )
+    .unwrap();
+    finkg(dir.path())
+        .arg("solve")
+        .arg(page(&dir))
+        .args(["--json", "--planner", "llm", "--no-llm-cache"])
+        .arg("--config")
+        .arg(&config)
+        .args(["--llm-base-url", &server.url(), "--llm-model", "flagged"])
+        .args(["--llm-temperature", "0.5"])
+        .args(["--question", "what was net sales in 2009?"])
+        .assert()
+        .success();
+    assert_eq!(
+        models(&server),
+        ["flagged", "flagged"],
+        "a flag sets every stage"
+    );
+    assert!(server
+        .received()
+        .iter()
+        .all(|r| r.body["temperature"] == 0.5));
+}
+
+#[test]
+fn the_agent_table_sets_the_agent_and_its_tool_call_limit() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::picking(|_| Reply::tool("list_entities", json!({"kind": "rows"})));
+    let config = dir.path().join("finkg.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[phase1]\nmodel = \"planner\"\n[agent]\nbase_url = \"{}\"\nmodel = \"tools\"\nmax_tool_calls = 2\n[critic]\nmodel = \"judge\"\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let out = finkg(dir.path())
+            .arg("solve")
+            .arg(page(&dir))
+            .args(["--json", "--planner", "agent", "--no-llm-cache"])
+            .args(extra)
+            .args(["--question", "what was net sales in 2009?"])
+            .assert()
+            .success();
+        let line: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        line["error"].as_str().unwrap_or_default().to_string()
+    };
+    let error = run(&[]);
+    assert!(error.contains("(the limit is 2)"), "{error}");
+    assert_eq!(models(&server), ["tools", "tools"]);
+    let error = run(&["--agent-max-tool-calls", "3"]);
+    assert!(error.contains("(the limit is 3)"), "{error}");
+}
+
+#[test]
+fn a_bad_configuration_file_stops_with_a_clear_error() {
+    let dir = TempDir::new().unwrap();
+    std::fs::write(
+        dir.path().join("finkg.toml"),
+        "[phase1]\nmodel = \"m\"\n\n[agent]\nmax_tool_call = 3\n",
+    )
+    .unwrap();
+    let out = finkg(dir.path())
+        .arg("solve")
+        .arg(page(&dir))
+        .args([
+            "--planner",
+            "agent",
+            "--question",
+            "what was net sales in 2009?",
+        ])
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    for needle in [
+        "cannot read the configuration file `finkg.toml`",
+        "line 5",
+        "unknown field `max_tool_call`",
+        "hint:",
+    ] {
+        assert!(err.contains(needle), "`{needle}` not in:\n{err}");
+    }
+    let out = finkg(dir.path())
+        .arg("solve")
+        .arg(page(&dir))
+        .args([
+            "--config",
+            "missing.toml",
+            "--question",
+            "what was net sales in 2009?",
+        ])
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("cannot read the configuration file `missing.toml`"),
+        "{err}"
+    );
+}

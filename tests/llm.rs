@@ -949,7 +949,9 @@ fn the_llm_planner_needs_a_model() {
         .code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        stderr.contains("needs a model: pass --llm-model or set FINKG_LLM_MODEL"),
+        stderr.contains(
+            "needs a model: pass --llm-model, set FINKG_LLM_MODEL or `model` in the configuration file"
+        ),
         "{stderr}"
     );
 }

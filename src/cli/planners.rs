@@ -1,8 +1,9 @@
 //! The planner options of `solve` and `eval` (`--planner`, `--fallback`,
 //! the LLM planner's settings) and the planners they make.
 
+use super::config::FileConfig;
 use super::CliError;
-use crate::llm::{AgentPlanner, LlmConfig, LlmPlanner, LlmShared};
+use crate::llm::{AgentPlanner, LlmConfig, LlmPlanner, LlmShared, StageOverride};
 use crate::pipeline::Planners;
 use crate::plan::RulesPlanner;
 use crate::planner::Planner;
@@ -47,6 +48,12 @@ pub struct PlannerArgs {
     /// lexicon's synonyms (ontology/lexicon.ttl).
     #[arg(long)]
     pub no_lexicon: bool,
+    /// The per-stage configuration file (TOML: [phase1], [phase2],
+    /// [agent], [critic], [run]; see finkg.example.toml); without it,
+    /// `finkg.toml` of the working directory is read when there is one.
+    /// Flags override the file.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     #[command(flatten)]
     pub llm: LlmArgs,
 }
@@ -60,18 +67,15 @@ pub struct LlmArgs {
     /// a vLLM or llama.cpp server (`http://127.0.0.1:8000/v1`), Ollama
     /// (`http://127.0.0.1:11434/v1`), LM Studio, a gateway. The API key,
     /// if the server needs one, is read from OPENAI_API_KEY.
-    #[arg(
-        long,
-        env = "OPENAI_BASE_URL",
-        default_value = "https://api.openai.com/v1"
-    )]
-    pub llm_base_url: String,
+    /// [default: https://api.openai.com/v1]
+    #[arg(long, env = "OPENAI_BASE_URL")]
+    pub llm_base_url: Option<String>,
     /// The model name the server knows.
     #[arg(long, value_name = "MODEL", env = "FINKG_LLM_MODEL")]
     pub llm_model: Option<String>,
-    /// Sampling temperature.
-    #[arg(long, value_name = "T", default_value_t = 0.0)]
-    pub llm_temperature: f64,
+    /// Sampling temperature [default: 0].
+    #[arg(long, value_name = "T")]
+    pub llm_temperature: Option<f64>,
     /// `max_tokens` of each request (the server's default when not given).
     #[arg(long, value_name = "N")]
     pub llm_max_tokens: Option<u32>,
@@ -79,21 +83,23 @@ pub struct LlmArgs {
     /// refuse it); the reply is still read as JSON.
     #[arg(long)]
     pub llm_no_json_mode: bool,
-    /// Time limit of one HTTP request, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub llm_timeout: f64,
+    /// Time limit of one HTTP request, in seconds [default: 60].
+    #[arg(long, value_name = "SECONDS")]
+    pub llm_timeout: Option<f64>,
     /// Retries of a request after a timeout, a connection error, 429 or
-    /// 5xx, with exponential backoff and jitter (`Retry-After` honoured).
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    pub llm_retries: u32,
-    /// First backoff delay in milliseconds; it doubles each retry (up to 30 s).
-    #[arg(long, value_name = "MS", default_value_t = 500)]
-    pub llm_backoff_ms: u64,
+    /// 5xx, with exponential backoff and jitter (`Retry-After` honoured)
+    /// [default: 4].
+    #[arg(long, value_name = "N")]
+    pub llm_retries: Option<u32>,
+    /// First backoff delay in milliseconds; it doubles each retry (up to
+    /// 30 s) [default: 500].
+    #[arg(long, value_name = "MS")]
+    pub llm_backoff_ms: Option<u64>,
     /// Unusable replies (not JSON, missing fields, a refused SPARQL or
     /// one that binds nothing, a formula that does not parse) sent back to
-    /// the model with their error before the turn fails.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub llm_repairs: u32,
+    /// the model with their error before the turn fails [default: 2].
+    #[arg(long, value_name = "N")]
+    pub llm_repairs: Option<u32>,
     /// The reply cache folder [default: $XDG_CACHE_HOME/finkg/llm or
     /// ~/.cache/finkg/llm]. A rerun of the same prompts is answered from it
     /// without a request.
@@ -107,29 +113,19 @@ pub struct LlmArgs {
     #[arg(long, value_name = "DIR", env = "FINKG_PROMPTS")]
     pub llm_prompts: Option<PathBuf>,
     /// Wall-clock limit of one turn (both phases, retries included), in
-    /// seconds; a query in flight is stopped at it too.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub llm_turn_time_limit: f64,
+    /// seconds; a query in flight is stopped at it too [default: 60].
+    #[arg(long, value_name = "SECONDS")]
+    pub llm_turn_time_limit: Option<f64>,
     /// Wall-clock limit of the whole run, in seconds: no request starts
     /// after it and the run stops, keeping what was answered.
     #[arg(long, value_name = "SECONDS")]
     pub llm_run_time_limit: Option<f64>,
-    /// Price of a million prompt tokens, in US dollars.
-    #[arg(
-        long,
-        value_name = "USD",
-        env = "FINKG_LLM_PRICE_INPUT",
-        default_value_t = 0.0
-    )]
-    pub llm_price_input: f64,
-    /// Price of a million completion tokens, in US dollars.
-    #[arg(
-        long,
-        value_name = "USD",
-        env = "FINKG_LLM_PRICE_OUTPUT",
-        default_value_t = 0.0
-    )]
-    pub llm_price_output: f64,
+    /// Price of a million prompt tokens, in US dollars [default: 0].
+    #[arg(long, value_name = "USD", env = "FINKG_LLM_PRICE_INPUT")]
+    pub llm_price_input: Option<f64>,
+    /// Price of a million completion tokens, in US dollars [default: 0].
+    #[arg(long, value_name = "USD", env = "FINKG_LLM_PRICE_OUTPUT")]
+    pub llm_price_output: Option<f64>,
     /// Stop the run once this many US dollars are spent (at the prices
     /// above); what was answered is kept.
     #[arg(long, value_name = "USD")]
@@ -171,36 +167,121 @@ pub fn default_cache_dir() -> PathBuf {
     }
 }
 
-/// The LLM planner's settings from its options.
-pub fn llm_config(a: &LlmArgs) -> Result<LlmConfig, CliError> {
-    let model = a.llm_model.clone().ok_or_else(|| {
-        CliError::new("the LLM planner needs a model: pass --llm-model or set FINKG_LLM_MODEL")
+/// A setting: the flag's (or its environment variable's), else the
+/// stage's table, else the default table's, else none.
+fn pick<T: Clone>(flag: &Option<T>, stage: &Option<T>, base: &Option<T>) -> Option<T> {
+    flag.clone()
+        .or_else(|| stage.clone())
+        .or_else(|| base.clone())
+}
+
+/// The agent's table's setting over `[phase1]`'s when `agent`, else `[phase1]`'s.
+fn over<T: Clone>(agent: bool, agent_value: &Option<T>, phase1: &Option<T>) -> Option<T> {
+    if agent {
+        agent_value.clone().or_else(|| phase1.clone())
+    } else {
+        phase1.clone()
+    }
+}
+
+/// A positive number of seconds, from a flag or the file's key.
+fn seconds_of(
+    flag: &str,
+    key: &str,
+    given: &Option<f64>,
+    file: &Option<f64>,
+    default: f64,
+) -> Result<Duration, CliError> {
+    match (given, file) {
+        (Some(v), _) => seconds(flag, *v),
+        (None, Some(v)) => seconds(key, *v),
+        (None, None) => seconds(flag, default),
+    }
+}
+
+/// The LLM planner's settings (`planner` llm or agent) from its options
+/// and the configuration file, flags first ([`super::config`]).
+pub fn llm_config(
+    a: &LlmArgs,
+    file: &FileConfig,
+    planner: PlannerKind,
+) -> Result<LlmConfig, CliError> {
+    let p1 = &file.phase1;
+    let ag = &file.agent;
+    let agent = planner == PlannerKind::Agent;
+    let model = pick(&a.llm_model, &None, &over(agent, &ag.model, &p1.model)).ok_or_else(|| {
+        CliError::new(
+            "the LLM planner needs a model: pass --llm-model, set FINKG_LLM_MODEL or `model` in the configuration file",
+        )
     })?;
-    let mut c = LlmConfig::new(&a.llm_base_url, &model);
+    let base_url = pick(
+        &a.llm_base_url,
+        &None,
+        &over(agent, &ag.base_url, &p1.base_url),
+    )
+    .unwrap_or_else(|| "https://api.openai.com/v1".to_string());
+    let mut c = LlmConfig::new(&base_url, &model);
     c.api_key = std::env::var("OPENAI_API_KEY")
         .ok()
         .filter(|k| !k.trim().is_empty());
-    c.temperature = a.llm_temperature;
-    c.max_tokens = a.llm_max_tokens;
-    c.json_mode = !a.llm_no_json_mode;
-    c.timeout = seconds("--llm-timeout", a.llm_timeout)?;
-    c.retries = a.llm_retries;
-    c.backoff = Duration::from_millis(a.llm_backoff_ms);
-    c.repairs = a.llm_repairs;
+    c.temperature = pick(
+        &a.llm_temperature,
+        &None,
+        &over(agent, &ag.temperature, &p1.temperature),
+    )
+    .unwrap_or(0.0);
+    c.max_tokens = pick(
+        &a.llm_max_tokens,
+        &None,
+        &over(agent, &ag.max_tokens, &p1.max_tokens),
+    );
+    c.json_mode = !a.llm_no_json_mode && p1.json_mode.unwrap_or(true);
+    c.timeout = seconds_of(
+        "--llm-timeout",
+        "timeout_s",
+        &a.llm_timeout,
+        &over(agent, &ag.timeout_s, &p1.timeout_s),
+        60.0,
+    )?;
+    c.retries = pick(
+        &a.llm_retries,
+        &None,
+        &over(agent, &ag.retries, &p1.retries),
+    )
+    .unwrap_or(4);
+    c.backoff = Duration::from_millis(
+        pick(
+            &a.llm_backoff_ms,
+            &None,
+            &over(agent, &ag.backoff_ms, &p1.backoff_ms),
+        )
+        .unwrap_or(500),
+    );
+    c.repairs = pick(&a.llm_repairs, &None, &p1.repairs).unwrap_or(2);
+    let run = &file.run;
     c.cache_dir = if a.no_llm_cache {
         None
     } else {
-        Some(a.llm_cache.clone().unwrap_or_else(default_cache_dir))
+        Some(pick(&a.llm_cache, &None, &run.cache_dir).unwrap_or_else(default_cache_dir))
     };
-    c.prompts_dir = a.llm_prompts.clone();
-    c.turn_time_limit = Some(seconds("--llm-turn-time-limit", a.llm_turn_time_limit)?);
-    c.run_time_limit = a
-        .llm_run_time_limit
-        .map(|s| seconds("--llm-run-time-limit", s))
-        .transpose()?;
+    c.prompts_dir = pick(&a.llm_prompts, &None, &run.prompts_dir);
+    c.turn_time_limit = Some(seconds_of(
+        "--llm-turn-time-limit",
+        "turn_time_limit_s",
+        &a.llm_turn_time_limit,
+        &over(agent, &ag.turn_time_limit_s, &p1.turn_time_limit_s),
+        60.0,
+    )?);
+    c.run_time_limit = match (a.llm_run_time_limit, run.run_time_limit_s) {
+        (Some(s), _) => Some(seconds("--llm-run-time-limit", s)?),
+        (None, Some(s)) => Some(seconds("run_time_limit_s", s)?),
+        (None, None) => None,
+    };
+    let price_input = pick(&a.llm_price_input, &None, &run.price_input).unwrap_or(0.0);
+    let price_output = pick(&a.llm_price_output, &None, &run.price_output).unwrap_or(0.0);
     for (flag, v) in [
-        ("--llm-price-input", a.llm_price_input),
-        ("--llm-price-output", a.llm_price_output),
+        ("--llm-price-input", price_input),
+        ("--llm-price-output", price_output),
     ] {
         if !(v.is_finite() && v >= 0.0) {
             return Err(CliError::new(format!(
@@ -208,22 +289,32 @@ pub fn llm_config(a: &LlmArgs) -> Result<LlmConfig, CliError> {
             )));
         }
     }
-    c.price_input = a.llm_price_input;
-    c.price_output = a.llm_price_output;
-    c.budget = a.llm_budget;
-    c.rpm = a.llm_rpm;
-    if let Some(n) = a.agent_max_tool_calls {
+    c.price_input = price_input;
+    c.price_output = price_output;
+    c.budget = pick(&a.llm_budget, &None, &run.budget_usd);
+    c.rpm = pick(&a.llm_rpm, &None, &run.rpm);
+    if let Some(n) = pick(&a.agent_max_tool_calls, &None, &ag.max_tool_calls) {
         if n == 0 {
             return Err(CliError::new("--agent-max-tool-calls must be at least 1"));
         }
         c.max_tool_calls = n;
     }
+    // [phase2] overrides what no flag set.
+    let p2 = &file.phase2;
+    c.phase2 = StageOverride {
+        base_url: p2.base_url.clone().filter(|_| a.llm_base_url.is_none()),
+        model: p2.model.clone().filter(|_| a.llm_model.is_none()),
+        temperature: p2.temperature.filter(|_| a.llm_temperature.is_none()),
+        max_tokens: p2.max_tokens.filter(|_| a.llm_max_tokens.is_none()),
+    };
     Ok(c)
 }
 
 /// One set of planners for each of `jobs` workers; LLM planners share one
 /// cache, rate limiter, budget and clock.
 pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, CliError> {
+    // Read whatever the planner: a bad file is an error, not ignored.
+    let file = FileConfig::load(args.config.as_deref())?;
     let rules = || -> Result<Box<dyn Planner + Send>, CliError> {
         Ok(Box::new(
             RulesPlanner::new()?.with_lexicon(!args.no_lexicon),
@@ -239,7 +330,8 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
             (0..jobs).map(|_| Ok(Planners::single(rules()?))).collect()
         }
         PlannerKind::Llm | PlannerKind::Agent => {
-            let shared: Arc<LlmShared> = LlmShared::new(llm_config(&args.llm)?)?;
+            let shared: Arc<LlmShared> =
+                LlmShared::new(llm_config(&args.llm, &file, args.planner)?)?;
             (0..jobs)
                 .map(|_| {
                     let primary: Box<dyn Planner + Send> = if args.planner == PlannerKind::Agent {
