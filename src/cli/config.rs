@@ -155,10 +155,19 @@ impl FileConfig {
     /// and anchors its relative folders.
     pub fn parse(text: &str, path: &Path) -> Result<Self, CliError> {
         let mut config: FileConfig = toml::from_str(text).map_err(|e| {
+            let place = e
+                .span()
+                .map(|span| {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                    format!(", line {line}, column {column}")
+                })
+                .unwrap_or_default();
             CliError::new(format!(
-                "cannot read the configuration file `{}`: {}",
+                "cannot read the configuration file `{}`{place}: {}",
                 path.display(),
-                e.to_string().trim_end().replace('\n', " ").replace("  ", " ")
+                e.message().trim_end().replace('\n', " ")
             ))
             .with_hint(
                 "the tables are [phase1], [phase2], [agent], [critic] and [run]; finkg.example.toml shows every key",
@@ -250,6 +259,17 @@ cache_dir = "cache"
         assert!(e.message.contains("invalid type"), "{}", e.message);
         let e = FileConfig::parse("[phase1\n", Path::new("f.toml")).unwrap_err();
         assert!(e.message.contains("`f.toml`"), "{}", e.message);
+    }
+
+    #[test]
+    fn the_example_file_reads() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("finkg.example.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let c = FileConfig::parse(&text, &path).unwrap();
+        assert_eq!(c.agent.max_tool_calls, Some(8));
+        assert_eq!(c.phase2.model.as_deref(), Some("Qwen/Qwen2.5-14B-Instruct"));
+        assert_eq!(c.critic.max_revisions, Some(1));
+        assert_eq!(c.run.rpm, Some(60));
     }
 
     #[test]
