@@ -1074,3 +1074,35 @@ fn a_failed_turns_question_stays_in_the_conversation_so_far() {
         "{prompt}"
     );
 }
+
+#[test]
+fn a_failed_turns_question_stays_in_phase_2s_conversation_too() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![
+        Reply::chat("I cannot say."),
+        Reply::json(json!({"values": {"x": {"sparql": cell("net sales", "2008")}}})),
+        Reply::json(json!({"formula": "x"})),
+    ]);
+    let out = solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--llm-repairs",
+            "0",
+            "--question",
+            "what was net sales in 2009?",
+            "--question",
+            "and in 2008?",
+        ],
+    )
+    .success();
+    let turns = lines(&out.get_output().stdout);
+    assert_eq!(turns[1]["answer"], 1200);
+    let phase2 = server.received()[2].text();
+    assert!(phase2.contains("# Retrieved values"), "{phase2}");
+    assert!(
+        phase2.contains("result_0: no answer to \"what was net sales in 2009?\" (the turn failed)"),
+        "{phase2}"
+    );
+}

@@ -330,6 +330,8 @@ pub struct Phase2View {
     pub question: String,
     /// 0-based index of this turn.
     pub turn: usize,
+    /// Every earlier turn, answered or not.
+    pub conversation: Vec<ResultView>,
     /// The answered earlier turns.
     pub results: Vec<ResultView>,
     /// The plan's metadata.
@@ -568,10 +570,11 @@ pub fn phase1_view(ctx: &TurnContext<'_>) -> Phase1View {
 
 /// What Phase 2 shows for a turn.
 pub fn phase2_view(ctx: &TurnContext<'_>, plan: &Plan, values: &[UsedValue]) -> Phase2View {
-    let (_, results) = conversation_views(ctx.state);
+    let (conversation, results) = conversation_views(ctx.state);
     Phase2View {
         question: ctx.question.to_string(),
         turn: ctx.turn,
+        conversation,
         results,
         plan: PlanView {
             entity: plan.entity.clone(),
@@ -665,6 +668,7 @@ fn sample_phase2(one: &Phase1View) -> Phase2View {
     Phase2View {
         question: one.question.clone(),
         turn: one.turn,
+        conversation: one.conversation.clone(),
         results: one.results.clone(),
         plan: PlanView {
             entity: Some("net sales".into()),
