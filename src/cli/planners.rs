@@ -61,7 +61,7 @@ pub struct PlannerArgs {
 /// Settings of the LLM planner. The API key is read from `OPENAI_API_KEY`
 /// (optional: local servers need none).
 #[derive(Args, Clone)]
-#[command(next_help_heading = "LLM planner (--planner llm)")]
+#[command(next_help_heading = "LLM planner and agent (--planner llm, --planner agent)")]
 pub struct LlmArgs {
     /// Base URL of the OpenAI-compatible API, up to `/v1`: OpenAI,
     /// a vLLM or llama.cpp server (`http://127.0.0.1:8000/v1`), Ollama
