@@ -84,7 +84,9 @@ pub struct AgentSection {
     pub max_tool_calls: Option<u32>,
 }
 
-/// `[critic]`: the model of `--critic llm`, parsed here for the critics.
+/// `[critic]`: the model of `--critic llm`, parsed here for the critics;
+/// [`super::planners::stage_config`] with `StageKind::Critic` resolves it
+/// over `[phase1]` and the flags into an `LlmConfig`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CriticSection {

@@ -175,12 +175,63 @@ fn pick<T: Clone>(flag: &Option<T>, stage: &Option<T>, base: &Option<T>) -> Opti
         .or_else(|| base.clone())
 }
 
-/// The agent's table's setting over `[phase1]`'s when `agent`, else `[phase1]`'s.
-fn over<T: Clone>(agent: bool, agent_value: &Option<T>, phase1: &Option<T>) -> Option<T> {
-    if agent {
-        agent_value.clone().or_else(|| phase1.clone())
-    } else {
-        phase1.clone()
+/// Which stage's settings [`stage_config`] resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageKind {
+    /// The LLM planner (`[phase1]`, with `[phase2]`'s overrides for Phase 2).
+    Planner,
+    /// The agent (`[agent]` over `[phase1]`).
+    Agent,
+    /// The critic's model (`[critic]` over `[phase1]`).
+    Critic,
+}
+
+/// The keys a stage's table may set over `[phase1]`'s.
+#[derive(Default)]
+struct StageKeys {
+    base_url: Option<String>,
+    model: Option<String>,
+    temperature: Option<f64>,
+    max_tokens: Option<u32>,
+    timeout_s: Option<f64>,
+    retries: Option<u32>,
+    backoff_ms: Option<u64>,
+    turn_time_limit_s: Option<f64>,
+    max_tool_calls: Option<u32>,
+}
+
+impl StageKeys {
+    fn of(file: &FileConfig, kind: StageKind) -> Self {
+        match kind {
+            StageKind::Planner => Self::default(),
+            StageKind::Agent => {
+                let a = &file.agent;
+                Self {
+                    base_url: a.base_url.clone(),
+                    model: a.model.clone(),
+                    temperature: a.temperature,
+                    max_tokens: a.max_tokens,
+                    timeout_s: a.timeout_s,
+                    retries: a.retries,
+                    backoff_ms: a.backoff_ms,
+                    turn_time_limit_s: a.turn_time_limit_s,
+                    max_tool_calls: a.max_tool_calls,
+                }
+            }
+            StageKind::Critic => {
+                let c = &file.critic;
+                Self {
+                    base_url: c.base_url.clone(),
+                    model: c.model.clone(),
+                    temperature: c.temperature,
+                    max_tokens: c.max_tokens,
+                    timeout_s: c.timeout_s,
+                    retries: c.retries,
+                    backoff_ms: c.backoff_ms,
+                    ..Self::default()
+                }
+            }
+        }
     }
 }
 
@@ -206,56 +257,49 @@ pub fn llm_config(
     file: &FileConfig,
     planner: PlannerKind,
 ) -> Result<LlmConfig, CliError> {
+    let kind = if planner == PlannerKind::Agent {
+        StageKind::Agent
+    } else {
+        StageKind::Planner
+    };
+    stage_config(a, file, kind)
+}
+
+/// A stage's settings from the LLM options and the configuration file:
+/// a flag first, then the stage's table, then `[phase1]`, then the
+/// default ([`super::config`]). The critic's stage (`[critic]`) resolves
+/// here too.
+pub fn stage_config(
+    a: &LlmArgs,
+    file: &FileConfig,
+    kind: StageKind,
+) -> Result<LlmConfig, CliError> {
     let p1 = &file.phase1;
-    let ag = &file.agent;
-    let agent = planner == PlannerKind::Agent;
-    let model = pick(&a.llm_model, &None, &over(agent, &ag.model, &p1.model)).ok_or_else(|| {
+    let ag = StageKeys::of(file, kind);
+    let model = pick(&a.llm_model, &ag.model, &p1.model).ok_or_else(|| {
         CliError::new(
             "the LLM planner needs a model: pass --llm-model, set FINKG_LLM_MODEL or `model` in the configuration file",
         )
     })?;
-    let base_url = pick(
-        &a.llm_base_url,
-        &None,
-        &over(agent, &ag.base_url, &p1.base_url),
-    )
-    .unwrap_or_else(|| "https://api.openai.com/v1".to_string());
+    let base_url = pick(&a.llm_base_url, &ag.base_url, &p1.base_url)
+        .unwrap_or_else(|| "https://api.openai.com/v1".to_string());
     let mut c = LlmConfig::new(&base_url, &model);
     c.api_key = std::env::var("OPENAI_API_KEY")
         .ok()
         .filter(|k| !k.trim().is_empty());
-    c.temperature = pick(
-        &a.llm_temperature,
-        &None,
-        &over(agent, &ag.temperature, &p1.temperature),
-    )
-    .unwrap_or(0.0);
-    c.max_tokens = pick(
-        &a.llm_max_tokens,
-        &None,
-        &over(agent, &ag.max_tokens, &p1.max_tokens),
-    );
+    c.temperature = pick(&a.llm_temperature, &ag.temperature, &p1.temperature).unwrap_or(0.0);
+    c.max_tokens = pick(&a.llm_max_tokens, &ag.max_tokens, &p1.max_tokens);
     c.json_mode = !a.llm_no_json_mode && p1.json_mode.unwrap_or(true);
     c.timeout = seconds_of(
         "--llm-timeout",
         "timeout_s",
         &a.llm_timeout,
-        &over(agent, &ag.timeout_s, &p1.timeout_s),
+        &ag.timeout_s.or(p1.timeout_s),
         60.0,
     )?;
-    c.retries = pick(
-        &a.llm_retries,
-        &None,
-        &over(agent, &ag.retries, &p1.retries),
-    )
-    .unwrap_or(4);
+    c.retries = pick(&a.llm_retries, &ag.retries, &p1.retries).unwrap_or(4);
     c.backoff = Duration::from_millis(
-        pick(
-            &a.llm_backoff_ms,
-            &None,
-            &over(agent, &ag.backoff_ms, &p1.backoff_ms),
-        )
-        .unwrap_or(500),
+        pick(&a.llm_backoff_ms, &ag.backoff_ms, &p1.backoff_ms).unwrap_or(500),
     );
     c.repairs = pick(&a.llm_repairs, &None, &p1.repairs).unwrap_or(2);
     let run = &file.run;
@@ -269,7 +313,7 @@ pub fn llm_config(
         "--llm-turn-time-limit",
         "turn_time_limit_s",
         &a.llm_turn_time_limit,
-        &over(agent, &ag.turn_time_limit_s, &p1.turn_time_limit_s),
+        &ag.turn_time_limit_s.or(p1.turn_time_limit_s),
         60.0,
     )?);
     c.run_time_limit = match (a.llm_run_time_limit, run.run_time_limit_s) {
@@ -298,6 +342,9 @@ pub fn llm_config(
             return Err(CliError::new("--agent-max-tool-calls must be at least 1"));
         }
         c.max_tool_calls = n;
+    }
+    if kind != StageKind::Planner {
+        return Ok(c);
     }
     // [phase2] overrides what no flag set.
     let p2 = &file.phase2;
@@ -349,5 +396,90 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
                 })
                 .collect()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use std::path::Path;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        llm: LlmArgs,
+    }
+
+    fn args(flags: &[&str]) -> LlmArgs {
+        let mut all = vec!["finkg"];
+        all.extend_from_slice(flags);
+        Cli::try_parse_from(all).unwrap().llm
+    }
+
+    const FILE: &str = r#"
+[phase1]
+base_url = "http://127.0.0.1:1/v1"
+model = "small"
+temperature = 0.1
+timeout_s = 30
+[phase2]
+model = "large"
+[agent]
+model = "tools"
+max_tool_calls = 4
+[critic]
+base_url = "http://127.0.0.1:2/v1"
+model = "judge"
+max_tokens = 64
+"#;
+
+    #[test]
+    fn each_stage_resolves_over_phase1_and_flags_win() {
+        let file = FileConfig::parse(FILE, Path::new("finkg.toml")).unwrap();
+        let env_free = std::env::var_os("FINKG_LLM_MODEL").is_none()
+            && std::env::var_os("OPENAI_BASE_URL").is_none();
+        let planner = stage_config(&args(&["--no-llm-cache"]), &file, StageKind::Planner).unwrap();
+        let critic = stage_config(&args(&["--no-llm-cache"]), &file, StageKind::Critic).unwrap();
+        let agent = stage_config(&args(&["--no-llm-cache"]), &file, StageKind::Agent).unwrap();
+        if env_free {
+            assert_eq!(planner.model, "small");
+            assert_eq!(planner.for_phase2().model, "large");
+            assert_eq!(agent.model, "tools");
+            assert_eq!(critic.model, "judge");
+            assert_eq!(critic.base_url, "http://127.0.0.1:2/v1");
+            assert_eq!(agent.base_url, "http://127.0.0.1:1/v1", "[phase1]'s");
+        }
+        assert_eq!(agent.max_tool_calls, 4);
+        assert_eq!(critic.max_tokens, Some(64));
+        assert_eq!(critic.temperature, 0.1, "[phase1]'s");
+        assert_eq!(critic.timeout, Duration::from_secs(30));
+        let flagged = stage_config(
+            &args(&[
+                "--llm-model",
+                "m",
+                "--llm-temperature",
+                "0.7",
+                "--llm-timeout",
+                "5",
+            ]),
+            &file,
+            StageKind::Critic,
+        )
+        .unwrap();
+        assert_eq!(flagged.model, "m");
+        assert_eq!(flagged.temperature, 0.7);
+        assert_eq!(flagged.timeout, Duration::from_secs(5));
+        let planner =
+            stage_config(&args(&["--llm-model", "m"]), &file, StageKind::Planner).unwrap();
+        assert_eq!(planner.for_phase2().model, "m", "a flag sets every stage");
+    }
+
+    #[test]
+    fn a_bad_value_in_the_file_names_its_key() {
+        let file =
+            FileConfig::parse("[agent]\nturn_time_limit_s = -1\n", Path::new("f.toml")).unwrap();
+        let e = stage_config(&args(&["--llm-model", "m"]), &file, StageKind::Agent).unwrap_err();
+        assert!(e.message.contains("turn_time_limit_s"), "{}", e.message);
     }
 }
