@@ -48,8 +48,8 @@ pub struct PlannerArgs {
     /// lexicon's synonyms (ontology/lexicon.ttl).
     #[arg(long)]
     pub no_lexicon: bool,
-    /// The per-stage configuration file (TOML: [phase1], [phase2],
-    /// [agent], [critic], [run]; see finkg.example.toml); without it,
+    /// The per-stage configuration file (TOML: `[phase1]`, `[phase2]`,
+    /// `[agent]`, `[critic]`, `[run]`; see finkg.example.toml); without it,
     /// `finkg.toml` of the working directory is read when there is one.
     /// Flags override the file.
     #[arg(long, value_name = "FILE")]
@@ -67,7 +67,7 @@ pub struct LlmArgs {
     /// a vLLM or llama.cpp server (`http://127.0.0.1:8000/v1`), Ollama
     /// (`http://127.0.0.1:11434/v1`), LM Studio, a gateway. The API key,
     /// if the server needs one, is read from OPENAI_API_KEY.
-    /// [default: https://api.openai.com/v1]
+    /// [default: `https://api.openai.com/v1`]
     #[arg(long, env = "OPENAI_BASE_URL")]
     pub llm_base_url: Option<String>,
     /// The model name the server knows.

@@ -13,11 +13,17 @@
 //! - [`limits`] holds what a run shares: the requests-per-minute limiter,
 //!   the budget and the run's time limit;
 //! - [`reply`] reads a reply into the contract;
+//! - [`link`] is a planner's one request path: its runtime, a client a
+//!   stage (Phase 1, Phase 2, the agent), the turn's deadline, the
+//!   exchanges recorded;
 //! - [`planner`] drives a turn: request, read, check the plan by binding it
-//!   through [`crate::exec`], feed errors back a bounded number of times.
+//!   through [`crate::exec`], feed errors back a bounded number of times;
+//! - [`agent`] is the tool-calling planner (`--planner agent`): the model
+//!   explores the page's graph with tools, then calls `answer` with the
+//!   same contract.
 //!
 //! **Invariant:** only this module touches the network, and only when the
-//! LLM planner is asked for (`--planner llm`). A reply becomes a plan only
+//! LLM planner or the agent is asked for (`--planner llm`, `--planner agent`). A reply becomes a plan only
 //! through the contract's types and the executor; a turn with no usable
 //! reply fails with the reason — never a made-up value.
 

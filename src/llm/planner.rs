@@ -11,7 +11,9 @@
 //! reply when there was one, else asks with `phase2.j2` and checks the
 //! same way.
 //!
-//! Each planner owns a current-thread tokio runtime and its HTTP client;
+//! Each planner owns a [`Link`] (a current-thread tokio runtime, an HTTP
+//! client a phase: Phase 2 may have its own endpoint and model, see
+//! [`super::LlmConfig::phase2`]);
 //! the planners of a run share [`LlmShared`] (templates, cache, rate
 //! limiter, budget and clock).
 

@@ -2,12 +2,12 @@
 //! as the request's `tools`) and what each does ([`run`]).
 //!
 //! - `query_kg {"sparql"}` — a SELECT or ASK over the page's graph, through
-//!   [`GuardedQuery`] and the store's limits (the turn's [`PlanCheck`]);
+//!   [`GuardedQuery`] and the store's limits (the turn's [`crate::planner::PlanCheck`]);
 //!   the bindings as JSON, at most [`MAX_ROWS`] rows, each row with the
 //!   source of the page node it bound (a cell's row and column, a
 //!   sentence);
 //! - `list_entities {"kind": "rows" | "columns" | "text_facts" | "all"}` —
-//!   labels with their IRIs, years and scales, from the page's [`Schema`];
+//!   labels with their IRIs, years and scales, from the page's [`crate::kg::Schema`];
 //! - `introspect_ontology {}` — the TBox's classes and properties (read by
 //!   SPARQL from the TBox store) and the calculation patterns of
 //!   [`crate::ontology`];
@@ -15,7 +15,7 @@
 //!   [`crate::exec::formula`];
 //! - `answer {"values", "formula", ...}` — the turn's Phase 1 and Phase 2
 //!   contract ([`crate::turn::contract`]), read by [`super::super::reply`],
-//!   bound and evaluated through the [`PlanCheck`] exactly as the pipeline
+//!   bound and evaluated through the `PlanCheck` exactly as the pipeline
 //!   will: an accepted answer ends the turn.
 //!
 //! A tool's failure is an `Err` sentence meant for the model (it goes back
