@@ -36,12 +36,13 @@ pub enum FallbackKind {
 /// Which planner plans the turns, and its settings.
 #[derive(Args, Clone)]
 pub struct PlannerArgs {
-    /// The planner that plans each turn. `llm` calls the network; nothing
-    /// else does.
+    /// The planner that plans each turn. `llm` and `agent` call the
+    /// network; nothing else does.
     #[arg(long, value_enum, default_value = "rules")]
     pub planner: PlannerKind,
-    /// When the LLM planner fails a turn, let this planner answer it; the
-    /// trace keeps the LLM's exchanges and says why (`fallback`).
+    /// When the LLM planner or the agent fails a turn, let this planner
+    /// answer it; the trace keeps the model's exchanges and says why
+    /// (`fallback`).
     #[arg(long, value_enum, value_name = "PLANNER")]
     pub fallback: Option<FallbackKind>,
     /// Match questions against row labels only, not also the learned
