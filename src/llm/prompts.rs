@@ -23,12 +23,22 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The templates, by file name, as shipped in `prompts/`.
-pub const TEMPLATES: [(&str, &str); 4] = [
+pub const TEMPLATES: [(&str, &str); 6] = [
     ("system.j2", include_str!("../../prompts/system.j2")),
     ("phase1.j2", include_str!("../../prompts/phase1.j2")),
     ("phase2.j2", include_str!("../../prompts/phase2.j2")),
     ("repair.j2", include_str!("../../prompts/repair.j2")),
+    (
+        "agent_system.j2",
+        include_str!("../../prompts/agent_system.j2"),
+    ),
+    ("agent.j2", include_str!("../../prompts/agent.j2")),
 ];
+
+/// The agent's templates: a folder of edited templates may leave them out
+/// (the built-in ones are used), so folders written for the two-phase
+/// planner keep working.
+const OPTIONAL: [&str; 2] = ["agent_system.j2", "agent.j2"];
 
 /// The loaded templates.
 #[derive(Debug)]
@@ -72,13 +82,19 @@ impl Prompts {
         )
     }
 
-    /// The templates of a folder: each of [`TEMPLATES`]' names must be there.
+    /// The templates of a folder: each of [`TEMPLATES`]' names must be
+    /// there, but for the agent's (the built-in ones stand in).
     pub fn from_dir(dir: &Path) -> Result<Self, LlmError> {
         let mut sources = Vec::new();
-        for (name, _) in TEMPLATES {
+        for (name, builtin) in TEMPLATES {
             let path = dir.join(name);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|source| LlmError::TemplateFile { path, source })?;
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) => text,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && OPTIONAL.contains(&name) => {
+                    builtin.to_string()
+                }
+                Err(source) => return Err(LlmError::TemplateFile { path, source }),
+            };
             sources.push((name.to_string(), text));
         }
         Self::with_sources(sources)
@@ -103,7 +119,14 @@ impl Prompts {
         self.render("phase1.j2", &one)?;
         self.render("phase1.j2", &Phase1View::default())?;
         self.render("phase2.j2", &sample_phase2(&one))?;
-        for phase in ["phase1", "phase2"] {
+        let agent = AgentView {
+            turn: one,
+            max_tool_calls: super::DEFAULT_MAX_TOOL_CALLS,
+            tools: AGENT_TOOLS.to_vec(),
+        };
+        self.render("agent_system.j2", &agent)?;
+        self.render("agent.j2", &agent)?;
+        for phase in ["phase1", "phase2", "agent"] {
             self.render(
                 "repair.j2",
                 &RepairView {
@@ -111,6 +134,7 @@ impl Prompts {
                     error: "sample error".into(),
                     attempt: 1,
                     attempts_left: 1,
+                    warnings: vec!["sample warning".into()],
                 },
             )?;
         }
@@ -306,6 +330,8 @@ pub struct Phase2View {
     pub question: String,
     /// 0-based index of this turn.
     pub turn: usize,
+    /// Every earlier turn, answered or not.
+    pub conversation: Vec<ResultView>,
     /// The answered earlier turns.
     pub results: Vec<ResultView>,
     /// The plan's metadata.
@@ -316,10 +342,37 @@ pub struct Phase2View {
     pub patterns: Vec<PatternView>,
 }
 
+/// The agent's tools, as its prompts name them.
+const AGENT_TOOLS: [&str; 5] = super::agent::tools::NAMES;
+
+/// Everything `agent_system.j2` and `agent.j2` receive: what Phase 1 sees,
+/// the tool-call limit and the tools' names.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AgentView {
+    /// The turn as Phase 1 sees it (its fields are the template's).
+    #[serde(flatten)]
+    pub turn: Phase1View,
+    /// Tool calls the model may make this turn.
+    pub max_tool_calls: u32,
+    /// The tools' names.
+    pub tools: Vec<&'static str>,
+}
+
+impl AgentView {
+    /// What the agent's prompts show for a turn.
+    pub fn new(ctx: &TurnContext<'_>, max_tool_calls: u32) -> Self {
+        Self {
+            turn: phase1_view(ctx),
+            max_tool_calls,
+            tools: AGENT_TOOLS.to_vec(),
+        }
+    }
+}
+
 /// Everything `repair.j2` receives.
 #[derive(Debug, Clone, Serialize)]
 pub struct RepairView {
-    /// `phase1` or `phase2`.
+    /// `phase1`, `phase2` or `agent`.
     pub phase: &'static str,
     /// Why the reply could not be used.
     pub error: String,
@@ -327,6 +380,9 @@ pub struct RepairView {
     pub attempt: u32,
     /// Repairs left after this one.
     pub attempts_left: u32,
+    /// Warnings about the reply beside its error (a decimal literal the
+    /// store cannot hold, [`super::reply::long_decimal_warning`]).
+    pub warnings: Vec<String>,
 }
 
 fn show(d: Decimal) -> String {
@@ -514,10 +570,11 @@ pub fn phase1_view(ctx: &TurnContext<'_>) -> Phase1View {
 
 /// What Phase 2 shows for a turn.
 pub fn phase2_view(ctx: &TurnContext<'_>, plan: &Plan, values: &[UsedValue]) -> Phase2View {
-    let (_, results) = conversation_views(ctx.state);
+    let (conversation, results) = conversation_views(ctx.state);
     Phase2View {
         question: ctx.question.to_string(),
         turn: ctx.turn,
+        conversation,
         results,
         plan: PlanView {
             entity: plan.entity.clone(),
@@ -611,6 +668,7 @@ fn sample_phase2(one: &Phase1View) -> Phase2View {
     Phase2View {
         question: one.question.clone(),
         turn: one.turn,
+        conversation: one.conversation.clone(),
         results: one.results.clone(),
         plan: PlanView {
             entity: Some("net sales".into()),
