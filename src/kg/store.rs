@@ -1,12 +1,18 @@
 //! The store seam: load a conversation's graph, run a guarded query, export.
 //!
-//! Today the embedded in-memory Oxigraph store stands behind it; a SPARQL 1.1
-//! protocol endpoint could take its place because nothing outside this file
-//! touches Oxigraph's store API. Queries enter only as [`GuardedQuery`], so
-//! nothing unchecked ever reaches the engine.
+//! Two stores stand behind it, chosen by [`PageSource`]: the embedded
+//! in-memory Oxigraph store (the default: each page's graph built from the
+//! dataset and thrown away after the conversation), and a SPARQL 1.1
+//! Protocol endpoint that already holds every page's graph
+//! ([`super::remote`], loaded by `finkg load`). Callers see one type,
+//! [`KgStore`], with the same calls and the same limits either way; nothing
+//! outside this file touches Oxigraph's store API or the endpoint's queries.
+//! Queries enter only as [`GuardedQuery`], so nothing unchecked ever
+//! reaches either engine.
 
 use super::abox::{build_abox, each_abox_quad, GraphStats};
 use super::guard::{GuardedQuery, QueryForm};
+use super::remote::{RemoteAnswer, RemoteError, RemoteStore, EMPTY_GRAPH};
 use super::watchdog::{Stop, Watch, QUERY_MEMORY_LIMIT};
 use crate::dataset::Conversation;
 use crate::ontology;
@@ -22,8 +28,8 @@ use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::OnceLock;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The variable [`KgStore::query_page`] binds to the page's named graph.
 pub const PAGE: VariableRef<'static> = VariableRef::new_unchecked("page");
@@ -73,6 +79,21 @@ pub enum KgError {
     /// Writing an export failed.
     #[error("could not write the graph")]
     Write(#[from] std::io::Error),
+    /// The remote store failed or refused.
+    #[error("remote store error")]
+    Remote(#[source] RemoteError),
+    /// The remote store holds no graph for the page.
+    #[error("the store holds no graph for conversation `{id}` (load it with `finkg load`)")]
+    NotLoaded {
+        /// The conversation's id.
+        id: String,
+    },
+    /// The call is not available on a remote store.
+    #[error("{what} is not available with a remote store")]
+    NotRemote {
+        /// What was asked.
+        what: &'static str,
+    },
     /// Two conversations of one export share an id, so their pages would
     /// share IRIs.
     #[error("conversation id `{id}` appears more than once")]
@@ -156,15 +177,62 @@ pub enum ExportFormat {
 /// ([`super::reach`]: every planner query and the `Schema`'s) runs on a
 /// store of the page's ABox alone; any other on a store of the TBox and the
 /// ABox, built the first time one comes.
+///
+/// With a remote store ([`KgStore::open`] with [`PageSource::Remote`]) the
+/// graph stays in the endpoint: each query goes there with the page's
+/// graph (and the TBox graph when the query can reach it) as its dataset.
 pub struct KgStore {
+    backend: Backend,
+    graph: NamedNode,
+    stats: GraphStats,
+}
+
+/// Where a [`KgStore`]'s page lives.
+enum Backend {
+    /// Built in memory.
+    Embedded(Embedded),
+    /// In a SPARQL endpoint.
+    Remote(Arc<RemoteStore>),
+}
+
+/// The embedded store of one page (or of every page, for `serve`).
+struct Embedded {
     /// The page's ABox, or for [`KgStore::tbox`] the TBox.
     store: Store,
     /// The TBox and the ABox together, built on first need.
     full: OnceLock<Store>,
     /// `store` already holds the TBox.
     with_tbox: bool,
-    graph: NamedNode,
-    stats: GraphStats,
+}
+
+/// Where the pages' graphs come from: built from the dataset in memory
+/// (the default), or read from a SPARQL endpoint that holds them.
+#[derive(Clone, Default)]
+pub enum PageSource {
+    /// Each page's graph built in an embedded store.
+    #[default]
+    Build,
+    /// Every page's graph already in this endpoint (`finkg load`).
+    Remote(Arc<RemoteStore>),
+}
+
+impl std::fmt::Debug for PageSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PageSource::Build => f.write_str("Build"),
+            PageSource::Remote(r) => write!(f, "Remote({})", r.url()),
+        }
+    }
+}
+
+impl Embedded {
+    fn new(store: Store, with_tbox: bool) -> Embedded {
+        Embedded {
+            store,
+            full: OnceLock::new(),
+            with_tbox,
+        }
+    }
 }
 
 impl KgStore {
@@ -178,12 +246,35 @@ impl KgStore {
         });
         transaction.commit()?;
         Ok(Self {
-            store,
-            full: OnceLock::new(),
-            with_tbox: false,
+            backend: Backend::Embedded(Embedded::new(store, false)),
             graph,
             stats,
         })
+    }
+
+    /// The graph of a conversation's page from `source`: built (as
+    /// [`KgStore::build`]), or the remote store's graph of that page, whose
+    /// load record must be there (its counts are the [`KgStore::stats`]).
+    pub fn open(conversation: &Conversation, source: &PageSource) -> Result<Self, KgError> {
+        match source {
+            PageSource::Build => Self::build(conversation),
+            PageSource::Remote(remote) => {
+                let page = super::abox::page_iri(&conversation.id);
+                let graph = NamedNode::new_unchecked(format!("{page}/graph"));
+                let limit = time_limit().ok_or(KgError::Deadline)?.0;
+                let stats = remote
+                    .record(graph.as_str(), limit)
+                    .map_err(KgError::Remote)?
+                    .ok_or_else(|| KgError::NotLoaded {
+                        id: conversation.id.clone(),
+                    })?;
+                Ok(Self {
+                    backend: Backend::Remote(remote.clone()),
+                    graph,
+                    stats,
+                })
+            }
+        }
     }
 
     /// The TBox and every conversation's page in one store, each page in its
@@ -212,9 +303,7 @@ impl KgStore {
             stats.text_facts += page.text_facts;
         }
         Ok(Self {
-            store,
-            full: OnceLock::new(),
-            with_tbox: true,
+            backend: Backend::Embedded(Embedded::new(store, true)),
             graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
             stats,
         })
@@ -230,9 +319,7 @@ impl KgStore {
                 .extend(tbox.quads().iter().cloned())
                 .map_err(|e| e.to_string())?;
             Ok(KgStore {
-                store,
-                full: OnceLock::new(),
-                with_tbox: true,
+                backend: Backend::Embedded(Embedded::new(store, true)),
                 graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
                 stats: GraphStats::default(),
             })
@@ -241,6 +328,16 @@ impl KgStore {
         .map_err(|e| KgError::Storage(oxigraph::store::StorageError::Other(e.clone().into())))
     }
 
+    /// The remote store this page's graph lives in, if it does.
+    pub fn remote(&self) -> Option<&Arc<RemoteStore>> {
+        match &self.backend {
+            Backend::Remote(r) => Some(r),
+            Backend::Embedded(_) => None,
+        }
+    }
+}
+
+impl Embedded {
     /// The store holding the TBox and the page: the page's quads read back
     /// (the store returns them newest first) and inserted after the TBox's,
     /// in the order `build` inserted them.
@@ -266,7 +363,9 @@ impl KgStore {
             self.full()
         }
     }
+}
 
+impl KgStore {
     /// The named graph holding the page's ABox.
     pub fn graph(&self) -> &NamedNode {
         &self.graph
@@ -275,7 +374,10 @@ impl KgStore {
     /// Quads in the store (for [`KgStore::build_pages`], the TBox's and
     /// every page's).
     pub fn len(&self) -> usize {
-        self.store.len().unwrap_or(0)
+        match &self.backend {
+            Backend::Embedded(e) => e.store.len().unwrap_or(0),
+            Backend::Remote(_) => self.stats.triples,
+        }
     }
 
     /// The store holds no quad.
@@ -315,6 +417,71 @@ impl KgStore {
         self.run(query, graphs, None)
     }
 
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        page: Option<&NamedNode>,
+    ) -> Result<QueryOutput, KgError> {
+        match &self.backend {
+            Backend::Embedded(e) => e.run(query, graphs, page),
+            Backend::Remote(r) => self.run_remote(r, query, graphs),
+        }
+    }
+
+    /// A query at the endpoint over the page's graph (and the TBox graph
+    /// when the query can reach it), or over the graphs `graphs` names; the
+    /// default graph an empty one, as the embedded store's is. `?page`
+    /// needs no binding: the page's graph is the only named graph.
+    fn run_remote(
+        &self,
+        remote: &RemoteStore,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+    ) -> Result<QueryOutput, KgError> {
+        let (limit, by_deadline) = time_limit().ok_or(KgError::Deadline)?;
+        let mut default: Vec<&str> = graphs.default.iter().map(|g| g.as_str()).collect();
+        let mut named: Vec<&str> = graphs.named.iter().map(|g| g.as_str()).collect();
+        if graphs == &QueryGraphs::default() {
+            default.push(EMPTY_GRAPH);
+            named.push(self.graph.as_str());
+            if super::reach::reaches_tbox(query.query(), ontology::tbox()?) {
+                named.push(vocab::TBOX_GRAPH);
+            }
+        }
+        match remote.select(query.text(), &default, &named, limit, MAX_ROWS) {
+            Ok(RemoteAnswer::Boolean(b)) => Ok(QueryOutput::Boolean(b)),
+            Ok(RemoteAnswer::Solutions(variables, rows)) => {
+                Ok(QueryOutput::Solutions { variables, rows })
+            }
+            Err(RemoteError::TooManyRows { max }) => Err(KgError::TooManyRows { max }),
+            Err(RemoteError::Timeout { .. }) if by_deadline => Err(KgError::Deadline),
+            Err(RemoteError::Timeout { .. }) => Err(KgError::Timeout {
+                limit: QUERY_TIME_LIMIT,
+            }),
+            Err(e) => Err(KgError::Remote(e)),
+        }
+    }
+}
+
+/// The time a query may take: [`QUERY_TIME_LIMIT`], or what is left before
+/// the thread's deadline ([`super::watchdog::with_deadline`]) when that is
+/// sooner (then `true`); `None` when the deadline has passed.
+fn time_limit() -> Option<(Duration, bool)> {
+    match super::watchdog::current_deadline() {
+        Some(deadline) => {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            if left < QUERY_TIME_LIMIT {
+                Some((left, true))
+            } else {
+                Some((QUERY_TIME_LIMIT, false))
+            }
+        }
+        None => Some((QUERY_TIME_LIMIT, false)),
+    }
+}
+
+impl Embedded {
     fn run(
         &self,
         query: &GuardedQuery,
@@ -389,7 +556,9 @@ impl KgStore {
             },
         }
     }
+}
 
+impl KgStore {
     /// Writes the TBox and the page's ABox.
     pub fn export(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
         let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
@@ -408,7 +577,19 @@ impl KgStore {
         writer: impl Write,
     ) -> Result<(), KgError> {
         let mut out = Exporter::new(format, writer)?;
-        let store = self.full()?;
+        let store = match &self.backend {
+            Backend::Embedded(e) => e.full()?,
+            Backend::Remote(remote) => {
+                for graph in graphs {
+                    let limit = time_limit().ok_or(KgError::Deadline)?.0;
+                    let quads = remote.graph_quads(graph, limit).map_err(KgError::Remote)?;
+                    for quad in &quads {
+                        out.write(quad.as_ref())?;
+                    }
+                }
+                return out.finish();
+            }
+        };
         for graph in graphs {
             for quad in store.quads_for_pattern(
                 None,
