@@ -40,6 +40,7 @@ fn finkg() -> Command {
         "FINKG_STORE",
         "FINKG_STORE_TOKEN",
         "FINKG_STORE_USER",
+        "FINKG_STORE_PASSWORD",
     ] {
         cmd.env_remove(var);
     }
@@ -402,4 +403,34 @@ fn load_needs_a_store_and_a_store_needs_an_http_url() {
     assert!(String::from_utf8_lossy(&out).contains("needs --store URL"));
     let said = solve_fails("ftp://127.0.0.1/sparql");
     assert!(said.contains("is not an http:// or https:// URL"), "{said}");
+}
+
+#[test]
+fn credentials_come_from_the_environment() {
+    let ask = r#"{"head": {}, "boolean": true}"#;
+    let bearer = Server::script(vec![Reply::status(200, ask)]);
+    finkg()
+        .arg("solve")
+        .arg(data("example.json"))
+        .args(["--store", &format!("{}/sparql", bearer.url())])
+        .env("FINKG_STORE_TOKEN", "t0ken")
+        .output()
+        .expect("finkg runs");
+    let first = &bearer.received()[0];
+    assert_eq!(first.header("authorization"), Some("Bearer t0ken"));
+    let basic = Server::script(vec![Reply::status(200, ask)]);
+    finkg()
+        .arg("solve")
+        .arg(data("example.json"))
+        .args(["--store", &format!("{}/sparql", basic.url())])
+        .env("FINKG_STORE_USER", "dba")
+        .env("FINKG_STORE_PASSWORD", "secret")
+        .output()
+        .expect("finkg runs");
+    // "dba:secret" in base64
+    let first = &basic.received()[0];
+    assert_eq!(
+        first.header("authorization"),
+        Some("Basic ZGJhOnNlY3JldA==")
+    );
 }

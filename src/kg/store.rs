@@ -21,7 +21,7 @@ use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
 use oxigraph::model::Variable;
 use oxigraph::model::{
-    GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, QuadRef, Term, VariableRef,
+    GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, Quad, QuadRef, Term, VariableRef,
 };
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
@@ -182,18 +182,36 @@ pub enum ExportFormat {
 /// graph stays in the endpoint: each query goes there with the page's
 /// graph (and the TBox graph when the query can reach it) as its dataset.
 pub struct KgStore {
-    backend: Backend,
+    backend: Box<dyn PageStore>,
     graph: NamedNode,
     stats: GraphStats,
 }
 
-/// Where a [`KgStore`]'s page lives.
-enum Backend {
-    /// Built in memory.
-    Embedded(Embedded),
-    /// In a SPARQL endpoint.
-    Remote(Arc<RemoteStore>),
+/// The engine behind a [`KgStore`]: what the seam asks of a store of
+/// pages' graphs. Two stand behind it: the embedded Oxigraph store and a
+/// SPARQL 1.1 endpoint ([`RemoteStore`]); another engine would be a third
+/// implementation, nothing above this file changes.
+trait PageStore: Send + Sync {
+    /// Runs a guarded query with the row and time limits over the page
+    /// `page` (its graph; with `bind_page`, `?page` bound to it), or over
+    /// the dataset `graphs` names when it names one.
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        page: &NamedNode,
+        bind_page: bool,
+    ) -> Result<QueryOutput, KgError>;
+
+    /// Every quad of the named graph `graph`.
+    fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError>;
+
+    /// Quads the store holds, when it counts them itself.
+    fn len(&self) -> Option<usize>;
 }
+
+/// A page's graph in a SPARQL endpoint.
+struct RemotePage(Arc<RemoteStore>);
 
 /// The embedded store of one page (or of every page, for `serve`).
 struct Embedded {
@@ -246,7 +264,7 @@ impl KgStore {
         });
         transaction.commit()?;
         Ok(Self {
-            backend: Backend::Embedded(Embedded::new(store, false)),
+            backend: Box::new(Embedded::new(store, false)),
             graph,
             stats,
         })
@@ -269,7 +287,7 @@ impl KgStore {
                         id: conversation.id.clone(),
                     })?;
                 Ok(Self {
-                    backend: Backend::Remote(remote.clone()),
+                    backend: Box::new(RemotePage(remote.clone())),
                     graph,
                     stats,
                 })
@@ -303,7 +321,7 @@ impl KgStore {
             stats.text_facts += page.text_facts;
         }
         Ok(Self {
-            backend: Backend::Embedded(Embedded::new(store, true)),
+            backend: Box::new(Embedded::new(store, true)),
             graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
             stats,
         })
@@ -319,21 +337,13 @@ impl KgStore {
                 .extend(tbox.quads().iter().cloned())
                 .map_err(|e| e.to_string())?;
             Ok(KgStore {
-                backend: Backend::Embedded(Embedded::new(store, true)),
+                backend: Box::new(Embedded::new(store, true)),
                 graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
                 stats: GraphStats::default(),
             })
         })
         .as_ref()
         .map_err(|e| KgError::Storage(oxigraph::store::StorageError::Other(e.clone().into())))
-    }
-
-    /// The remote store this page's graph lives in, if it does.
-    pub fn remote(&self) -> Option<&Arc<RemoteStore>> {
-        match &self.backend {
-            Backend::Remote(r) => Some(r),
-            Backend::Embedded(_) => None,
-        }
     }
 }
 
@@ -374,10 +384,7 @@ impl KgStore {
     /// Quads in the store (for [`KgStore::build_pages`], the TBox's and
     /// every page's).
     pub fn len(&self) -> usize {
-        match &self.backend {
-            Backend::Embedded(e) => e.store.len().unwrap_or(0),
-            Backend::Remote(_) => self.stats.triples,
-        }
+        self.backend.len().unwrap_or(self.stats.triples)
     }
 
     /// The store holds no quad.
@@ -423,33 +430,36 @@ impl KgStore {
         graphs: &QueryGraphs,
         page: Option<&NamedNode>,
     ) -> Result<QueryOutput, KgError> {
-        match &self.backend {
-            Backend::Embedded(e) => e.run(query, graphs, page),
-            Backend::Remote(r) => self.run_remote(r, query, graphs),
-        }
+        self.backend.run(query, graphs, &self.graph, page.is_some())
     }
+}
 
+impl PageStore for RemotePage {
     /// A query at the endpoint over the page's graph (and the TBox graph
     /// when the query can reach it), or over the graphs `graphs` names; the
     /// default graph an empty one, as the embedded store's is. `?page`
     /// needs no binding: the page's graph is the only named graph.
-    fn run_remote(
+    fn run(
         &self,
-        remote: &RemoteStore,
         query: &GuardedQuery,
         graphs: &QueryGraphs,
+        page: &NamedNode,
+        _bind_page: bool,
     ) -> Result<QueryOutput, KgError> {
         let (limit, by_deadline) = time_limit().ok_or(KgError::Deadline)?;
         let mut default: Vec<&str> = graphs.default.iter().map(|g| g.as_str()).collect();
         let mut named: Vec<&str> = graphs.named.iter().map(|g| g.as_str()).collect();
         if graphs == &QueryGraphs::default() {
             default.push(EMPTY_GRAPH);
-            named.push(self.graph.as_str());
+            named.push(page.as_str());
             if super::reach::reaches_tbox(query.query(), ontology::tbox()?) {
                 named.push(vocab::TBOX_GRAPH);
             }
         }
-        match remote.select(query.text(), &default, &named, limit, MAX_ROWS) {
+        match self
+            .0
+            .select(query.text(), &default, &named, limit, MAX_ROWS)
+        {
             Ok(RemoteAnswer::Boolean(b)) => Ok(QueryOutput::Boolean(b)),
             Ok(RemoteAnswer::Solutions(variables, rows)) => {
                 Ok(QueryOutput::Solutions { variables, rows })
@@ -461,6 +471,15 @@ impl KgStore {
             }),
             Err(e) => Err(KgError::Remote(e)),
         }
+    }
+
+    fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError> {
+        let limit = time_limit().ok_or(KgError::Deadline)?.0;
+        self.0.graph_quads(graph, limit).map_err(KgError::Remote)
+    }
+
+    fn len(&self) -> Option<usize> {
+        None
     }
 }
 
@@ -481,13 +500,29 @@ fn time_limit() -> Option<(Duration, bool)> {
     }
 }
 
-impl Embedded {
+impl PageStore for Embedded {
+    fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError> {
+        let quads = self.full()?.quads_for_pattern(
+            None,
+            None,
+            None,
+            Some(GraphNameRef::NamedNode(graph.as_ref())),
+        );
+        Ok(quads.collect::<Result<_, _>>()?)
+    }
+
+    fn len(&self) -> Option<usize> {
+        Some(self.store.len().unwrap_or(0))
+    }
+
     fn run(
         &self,
         query: &GuardedQuery,
         graphs: &QueryGraphs,
-        page: Option<&NamedNode>,
+        page: &NamedNode,
+        bind_page: bool,
     ) -> Result<QueryOutput, KgError> {
+        let page = bind_page.then_some(page);
         let watch = Watch::start(QUERY_TIME_LIMIT);
         let stopped =
             |watch: &Watch, e: oxigraph::sparql::QueryEvaluationError| match watch.stopped() {
@@ -577,27 +612,9 @@ impl KgStore {
         writer: impl Write,
     ) -> Result<(), KgError> {
         let mut out = Exporter::new(format, writer)?;
-        let store = match &self.backend {
-            Backend::Embedded(e) => e.full()?,
-            Backend::Remote(remote) => {
-                for graph in graphs {
-                    let limit = time_limit().ok_or(KgError::Deadline)?.0;
-                    let quads = remote.graph_quads(graph, limit).map_err(KgError::Remote)?;
-                    for quad in &quads {
-                        out.write(quad.as_ref())?;
-                    }
-                }
-                return out.finish();
-            }
-        };
         for graph in graphs {
-            for quad in store.quads_for_pattern(
-                None,
-                None,
-                None,
-                Some(GraphNameRef::NamedNode(graph.as_ref())),
-            ) {
-                out.write(quad?.as_ref())?;
+            for quad in self.backend.graph_quads(graph)? {
+                out.write(quad.as_ref())?;
             }
         }
         out.finish()
