@@ -5,7 +5,8 @@
 //! `virtuoso-opensource-7-bin`; or the binary `FINKG_VIRTUOSO` names) on
 //! 127.0.0.1 with a scratch database folder and free ports, grants SPARQL
 //! updates to its SPARQL user, loads the public split, and checks that
-//! `eval --store` gives the embedded store's predictions, that every query
+//! `eval --store` (and `--store-fetch`) gives the embedded store's
+//! predictions, that every query
 //! the run's plans hold answers the same from both stores, and that
 //! loading again (skipping, or replacing with `--force`) leaves the triple
 //! count unchanged. Without `virtuoso-t` it says so and passes, unless
@@ -230,29 +231,29 @@ fn virtuoso_answers_as_the_embedded_store() {
     let count = virtuoso.triples();
     assert!(count > 100_000, "{count} triples");
 
-    // eval against the store, four conversations at once, and embedded
+    // eval against the store (four conversations at once; and each page
+    // fetched once), and embedded
     let runs = tempfile::tempdir().expect("a temp dir");
-    let eval = |name: &str, remote: bool| -> PathBuf {
+    let eval = |name: &str, args: &[&str]| -> PathBuf {
         let out = runs.path().join(name);
         let mut cmd = finkg();
         cmd.arg("eval").arg(&dataset).arg("--out").arg(&out);
-        cmd.arg("--no-progress");
-        if remote {
-            cmd.args(["--store", &store, "--jobs", "4"]);
-        }
+        cmd.arg("--no-progress").args(args);
         cmd.assert().success();
         out
     };
-    let embedded = eval("embedded", false);
-    let remote = eval("remote", true);
+    let embedded = eval("embedded", &[]);
+    let remote = eval("remote", &["--store", &store, "--jobs", "4"]);
+    let fetched = eval("fetched", &["--store", &store, "--store-fetch"]);
     let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).expect(name);
-    let (want, got) = (
-        read(&embedded, "predictions.jsonl"),
-        read(&remote, "predictions.jsonl"),
-    );
-    assert_eq!(want.lines().count(), got.lines().count());
-    for (w, g) in want.lines().zip(got.lines()) {
-        assert_eq!(w, g, "a prediction differs between the stores");
+    let want = read(&embedded, "predictions.jsonl");
+    assert_eq!(want.lines().count(), 910);
+    for run in [&remote, &fetched] {
+        let got = read(run, "predictions.jsonl");
+        assert_eq!(want.lines().count(), got.lines().count());
+        for (w, g) in want.lines().zip(got.lines()) {
+            assert_eq!(w, g, "a prediction differs between the stores");
+        }
     }
 
     // every query the run's plans hold, and a few of other shapes

@@ -47,6 +47,10 @@ pub struct StoreArgs {
         help_heading = "Remote store"
     )]
     pub graph_store: Option<String>,
+    /// Fetch each page's graph from --store once (one query) and answer
+    /// its queries in memory, instead of sending every query there.
+    #[arg(long, requires = "store", help_heading = "Remote store")]
+    pub store_fetch: bool,
 }
 
 impl StoreArgs {
@@ -80,6 +84,7 @@ impl StoreArgs {
     /// Where the pages' graphs come from (a remote store checked first).
     pub fn source(&self) -> Result<PageSource, CliError> {
         Ok(match self.checked_remote()? {
+            Some(remote) if self.store_fetch => PageSource::Fetch(remote),
             Some(remote) => PageSource::Remote(remote),
             None => PageSource::Build,
         })

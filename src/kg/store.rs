@@ -230,8 +230,12 @@ pub enum PageSource {
     /// Each page's graph built in an embedded store.
     #[default]
     Build,
-    /// Every page's graph already in this endpoint (`finkg load`).
+    /// Every page's graph already in this endpoint (`finkg load`); each
+    /// query of a page goes there.
     Remote(Arc<RemoteStore>),
+    /// Every page's graph in this endpoint, each fetched once (one query)
+    /// into an embedded store that answers the page's queries.
+    Fetch(Arc<RemoteStore>),
 }
 
 impl std::fmt::Debug for PageSource {
@@ -239,6 +243,7 @@ impl std::fmt::Debug for PageSource {
         match self {
             PageSource::Build => f.write_str("Build"),
             PageSource::Remote(r) => write!(f, "Remote({})", r.url()),
+            PageSource::Fetch(r) => write!(f, "Fetch({})", r.url()),
         }
     }
 }
@@ -276,7 +281,7 @@ impl KgStore {
     pub fn open(conversation: &Conversation, source: &PageSource) -> Result<Self, KgError> {
         match source {
             PageSource::Build => Self::build(conversation),
-            PageSource::Remote(remote) => {
+            PageSource::Remote(remote) | PageSource::Fetch(remote) => {
                 let page = super::abox::page_iri(&conversation.id);
                 let graph = NamedNode::new_unchecked(format!("{page}/graph"));
                 let limit = time_limit().ok_or(KgError::Deadline)?.0;
@@ -286,8 +291,17 @@ impl KgStore {
                     .ok_or_else(|| KgError::NotLoaded {
                         id: conversation.id.clone(),
                     })?;
+                let backend: Box<dyn PageStore> = if let PageSource::Fetch(_) = source {
+                    let limit = time_limit().ok_or(KgError::Deadline)?.0;
+                    let quads = remote.graph_quads(&graph, limit).map_err(KgError::Remote)?;
+                    let store = Store::new()?;
+                    store.extend(quads)?;
+                    Box::new(Embedded::new(store, false))
+                } else {
+                    Box::new(RemotePage(remote.clone()))
+                };
                 Ok(Self {
-                    backend: Box::new(RemotePage(remote.clone())),
+                    backend,
                     graph,
                     stats,
                 })
