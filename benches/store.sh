@@ -3,7 +3,8 @@
 # split: a load (`finkg load --force`: every page replaced) against building
 # every page's graph in memory (`finkg kg --all`), and the turns of `eval`
 # against Virtuoso (one and four conversations at once) against the
-# embedded store. Prints one line a measurement: seconds, and ms a turn.
+# embedded store, and with each page's graph fetched once (--store-fetch).
+# Prints one line a measurement: seconds, and ms a turn.
 #
 #   benches/store.sh [FINKG_BIN]      (default: target/release/finkg)
 #
@@ -86,6 +87,10 @@ run() {
 (unset FINKG_STORE; run embedded)
 run virtuoso-jobs-1 --store "$FINKG_STORE"
 run virtuoso-jobs-4 --store "$FINKG_STORE" --jobs 4
+run virtuoso-fetch-jobs-1 --store "$FINKG_STORE" --store-fetch
+run virtuoso-fetch-jobs-4 --store "$FINKG_STORE" --store-fetch --jobs 4
 (unset FINKG_STORE; run embedded-jobs-4 --jobs 4)
-cmp -s "$work/embedded/predictions.jsonl" "$work/virtuoso-jobs-4/predictions.jsonl" \
-    && echo "predictions: identical" || echo "predictions: DIFFER"
+for run in virtuoso-jobs-1 virtuoso-jobs-4 virtuoso-fetch-jobs-1 virtuoso-fetch-jobs-4; do
+    cmp -s "$work/embedded/predictions.jsonl" "$work/$run/predictions.jsonl" \
+        && echo "predictions of $run: identical to embedded" || echo "predictions of $run: DIFFER"
+done
