@@ -452,7 +452,9 @@ impl PageStore for RemotePage {
     /// A query at the endpoint over the page's graph (and the TBox graph
     /// when the query can reach it), or over the graphs `graphs` names; the
     /// default graph an empty one, as the embedded store's is. `?page`
-    /// needs no binding: the page's graph is the only named graph.
+    /// needs no binding: the page's graph is the only named graph (a
+    /// page-bound query that also reaches the TBox would see the TBox graph
+    /// as a second `?page`; the `Schema`'s queries never reach it).
     fn run(
         &self,
         query: &GuardedQuery,
