@@ -8,8 +8,9 @@
 //! `eval --store` (and `--store-fetch`) gives the embedded store's
 //! predictions, that every query
 //! the run's plans hold answers the same from both stores, and that
-//! loading again (skipping, or replacing with `--force`) leaves the triple
-//! count unchanged. Without `virtuoso-t` it says so and passes, unless
+//! loading again (skipping, resuming after a first page, or replacing with
+//! `--force`, by SPARQL updates or Graph Store Protocol PUTs) leaves the
+//! triple count unchanged. Without `virtuoso-t` it says so and passes, unless
 //! `FINKG_REQUIRE_VIRTUOSO` is set (`.ci/run` sets it after installing the
 //! package): then it fails.
 //!
@@ -167,15 +168,13 @@ impl Virtuoso {
     }
 }
 
-/// The summary line of `finkg load`.
-fn load(store: &str, force: bool) -> String {
+/// The summary line of `finkg load` of the file `file` with `args`.
+fn load(file: &str, store: &str, args: &[&str]) -> String {
     let mut cmd = finkg();
     cmd.arg("load")
-        .arg(data("convfinqa_dev_public.json"))
-        .args(["--store", store, "--no-progress"]);
-    if force {
-        cmd.arg("--force");
-    }
+        .arg(data(file))
+        .args(["--store", store, "--no-progress"])
+        .args(args);
     let out = cmd.assert().success().get_output().stdout.clone();
     String::from_utf8(out).expect("UTF-8")
 }
@@ -226,8 +225,14 @@ fn virtuoso_answers_as_the_embedded_store() {
     let said = String::from_utf8_lossy(&out);
     assert!(said.contains("finkg load"), "{said}");
 
-    let first = load(&store, false);
-    assert!(first.starts_with("loaded 257 pages"), "{first}");
+    // a load that stopped after the first page resumes after it
+    let one = load("example.json", &store, &[]);
+    assert!(one.starts_with("loaded 1 pages"), "{one}");
+    let first = load("convfinqa_dev_public.json", &store, &[]);
+    assert!(
+        first.starts_with("loaded 256 pages (1 already loaded"),
+        "{first}"
+    );
     let count = virtuoso.triples();
     assert!(count > 100_000, "{count} triples");
 
@@ -317,15 +322,24 @@ fn virtuoso_answers_as_the_embedded_store() {
         );
     }
 
-    // loading again: skipped (resumable), or replaced; never added to
-    let again = load(&store, false);
+    // loading again: skipped (resumable), or replaced, by SPARQL updates
+    // or by the Graph Store Protocol; never added to
+    let again = load("convfinqa_dev_public.json", &store, &[]);
     assert!(
         again.starts_with("loaded 0 pages (257 already loaded"),
         "{again}"
     );
     assert_eq!(virtuoso.triples(), count);
-    let forced = load(&store, true);
+    let forced = load("convfinqa_dev_public.json", &store, &["--force"]);
     assert!(forced.starts_with("loaded 257 pages"), "{forced}");
+    assert_eq!(virtuoso.triples(), count);
+    let crud = store.replace("/sparql", "/sparql-graph-crud");
+    let put = load(
+        "convfinqa_dev_public.json",
+        &store,
+        &["--force", "--graph-store", &crud],
+    );
+    assert!(put.starts_with("loaded 257 pages"), "{put}");
     assert_eq!(virtuoso.triples(), count);
 }
 
