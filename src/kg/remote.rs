@@ -316,8 +316,8 @@ fn normalise(term: Term) -> Term {
 /// What came back from one attempt.
 enum Attempt {
     Done(reqwest::blocking::Response),
-    /// Worth another try: why.
-    Transient(String),
+    /// Worth another try: the error to give if no try is left.
+    Transient(RemoteError),
     Failed(RemoteError),
 }
 
@@ -391,7 +391,11 @@ impl RemoteStore {
                     } else {
                         let message = error_body(response);
                         if matches!(status, 429 | 500 | 502 | 503 | 504) {
-                            Attempt::Transient(format!("HTTP {status}: {message}"))
+                            Attempt::Transient(RemoteError::Status {
+                                url: url.to_string(),
+                                status,
+                                message,
+                            })
                         } else {
                             Attempt::Failed(RemoteError::Status {
                                 url: url.to_string(),
@@ -407,26 +411,19 @@ impl RemoteStore {
                         limit,
                     })
                 }
-                Err(e) => Attempt::Transient(crate::trace::error_chain(&e)),
+                Err(e) => Attempt::Transient(RemoteError::Unreachable {
+                    url: url.to_string(),
+                    attempts,
+                    reason: crate::trace::error_chain(&e),
+                }),
             };
             match attempt {
                 Attempt::Done(response) => return Ok(response),
                 Attempt::Failed(e) => return Err(e),
-                Attempt::Transient(reason) => {
+                Attempt::Transient(error) => {
                     let left = limit.saturating_sub(started.elapsed());
                     if attempts > RETRIES || left <= pause {
-                        return Err(match reason.strip_prefix("HTTP ") {
-                            Some(rest) => RemoteError::Status {
-                                url: url.to_string(),
-                                status: rest[..3].parse().unwrap_or(500),
-                                message: rest.get(5..).unwrap_or("").to_string(),
-                            },
-                            None => RemoteError::Unreachable {
-                                url: url.to_string(),
-                                attempts,
-                                reason,
-                            },
-                        });
+                        return Err(error);
                     }
                     std::thread::sleep(pause);
                     pause *= 2;
@@ -469,9 +466,8 @@ impl RemoteStore {
                 )
                 .body(body.clone())
         })?;
-        if let Some(state) = response.headers().get("x-sql-state") {
+        if response.headers().contains_key("x-sql-state") {
             // Virtuoso's "anytime" answer: what it found before the limit
-            let _ = state;
             return Err(RemoteError::Timeout {
                 url: url.to_string(),
                 limit,
