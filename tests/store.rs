@@ -449,3 +449,14 @@ fn credentials_come_from_the_environment() {
         Some("Basic ZGJhOnNlY3JldA==")
     );
 }
+
+#[test]
+fn a_partial_answer_cut_short_by_the_engine_is_an_error() {
+    // Virtuoso's "anytime" answer: what it found before its limit, flagged
+    let partial = Reply::status(200, r#"{"head": {}, "boolean": false}"#)
+        .header("X-SQL-State", "S1TAT")
+        .header("X-SQL-Message", "Returning incomplete results");
+    let server = Server::script(vec![partial]);
+    let said = solve_fails(&format!("{}/sparql", server.url()));
+    assert!(said.contains("did not answer within 5 s"), "{said}");
+}
