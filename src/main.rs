@@ -13,6 +13,7 @@ use finkg::cli::inspect::inspect;
 use finkg::cli::planners::PlannerArgs;
 use finkg::cli::query::{query, query_batch, ResultsOut};
 use finkg::cli::solve::solve;
+use finkg::cli::store::{LoadRequest, StoreArgs};
 use finkg::cli::{load, mongo, ontology, pick_conversation, CliError};
 use finkg::kg::{export_pages, ExportFormat, KgStore};
 use finkg::trace::error_chain;
@@ -54,6 +55,8 @@ enum Command {
         questions: Vec<String>,
         #[command(flatten)]
         planner: PlannerArgs,
+        #[command(flatten)]
+        store: StoreArgs,
     },
     /// Answer every turn of a dataset, score it against the gold answers and
     /// write a run folder (predictions.jsonl, trace.jsonl, summary.json,
@@ -102,6 +105,8 @@ enum Command {
         /// `triples` collection, one document a quad.
         #[arg(long, help_heading = "MongoDB export")]
         mongo_triples: bool,
+        #[command(flatten)]
+        store: StoreArgs,
     },
     /// Ask questions of your own about one report page, with line editing
     /// and history; `:help` lists the commands (`:explain`, `:table`,
@@ -115,6 +120,8 @@ enum Command {
         id: Option<String>,
         #[command(flatten)]
         planner: PlannerArgs,
+        #[command(flatten)]
+        store: StoreArgs,
     },
     /// Read a run folder written by `eval`: its overview (accuracy, by turn,
     /// by operation, wrong turns by cause, worst conversations, plots), or
@@ -203,6 +210,28 @@ enum Command {
         /// results formats.
         #[arg(long, value_enum, default_value = "table")]
         format: ResultsOut,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Load the TBox and every page of FILE... into a SPARQL 1.1 endpoint
+    /// (`--store URL`), each page in its own named graph, a batch of pages a
+    /// request. Loading again replaces a page's graph; a page already loaded
+    /// with the same triples is skipped, so an interrupted load resumes.
+    Load {
+        /// ConvFinQA files: every conversation's page is loaded.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Pages a request.
+        #[arg(long, value_name = "N", default_value_t = 8)]
+        batch: usize,
+        /// Load every page again, even one already loaded.
+        #[arg(long)]
+        force: bool,
+        /// Hide the progress bar.
+        #[arg(long)]
+        no_progress: bool,
     },
     /// Serve the pages of FILE... over HTTP: a SPARQL 1.1 Protocol endpoint
     /// at /sparql (each page a named graph; read-only, guarded, limited)
@@ -299,7 +328,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             explain,
             questions,
             planner,
-        } => solve(&file, json, explain, &questions, &planner),
+            store,
+        } => solve(&file, json, explain, &questions, &planner, &store.source()?),
         Command::Eval {
             dataset,
             out,
@@ -311,6 +341,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             planner,
             mongo_uri,
             mongo_triples,
+            store,
         } => eval(EvalRequest {
             dataset,
             out,
@@ -322,8 +353,14 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             planner,
             mongo_uri,
             mongo_triples,
+            source: store.source()?,
         }),
-        Command::Chat { file, id, planner } => chat(&file, id.as_deref(), &planner),
+        Command::Chat {
+            file,
+            id,
+            planner,
+            store,
+        } => chat(&file, id.as_deref(), &planner, &store.source()?),
         Command::Inspect {
             run_dir,
             id,
@@ -370,11 +407,25 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             id,
             queries,
             format,
+            store,
         } => match (queries, sparql) {
-            (Some(queries), _) => query_batch(&file, &queries),
-            (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format),
+            (Some(queries), _) => query_batch(&file, &queries, &store.source()?),
+            (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format, &store.source()?),
             (None, None) => Err(CliError::new("give a query or --queries")),
         },
+        Command::Load {
+            files,
+            store,
+            batch,
+            force,
+            no_progress,
+        } => finkg::cli::store::load(LoadRequest {
+            files,
+            store,
+            batch,
+            force,
+            progress: !no_progress,
+        }),
         Command::Serve { files, addr, run } => finkg::cli::serve::run(&files, addr, run.as_deref()),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),

@@ -11,7 +11,7 @@
 
 use crate::dataset::Conversation;
 use crate::exec;
-use crate::kg::{GraphStats, KgError, KgStore, Schema};
+use crate::kg::{GraphStats, KgError, KgStore, PageSource, Schema};
 use crate::planner::{PlanCheck, Planner, TurnContext};
 use crate::trace::{error_chain, TurnTrace};
 use crate::turn::{
@@ -100,7 +100,13 @@ pub struct Session {
 impl Session {
     /// Builds the graph of a conversation's page.
     pub fn new(conversation: &Conversation) -> Result<Self, KgError> {
-        let kg = KgStore::build(conversation)?;
+        Self::open(conversation, &PageSource::Build)
+    }
+
+    /// The graph of a conversation's page from `source`: built, or read
+    /// from the remote store that holds it ([`KgStore::open`]).
+    pub fn open(conversation: &Conversation, source: &PageSource) -> Result<Self, KgError> {
+        let kg = KgStore::open(conversation, source)?;
         let schema = Schema::read(&kg)?;
         Ok(Self {
             kg,

@@ -22,6 +22,7 @@ fn data(name: &str) -> PathBuf {
 fn finkg() -> Command {
     let mut cmd = Command::cargo_bin("finkg").expect("the finkg binary builds");
     cmd.env_remove("FINKG_MONGO_URI");
+    cmd.env_remove("FINKG_STORE");
     cmd
 }
 

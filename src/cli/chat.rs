@@ -49,6 +49,8 @@ struct Chat {
     marks: Marks,
     /// Echo each question with its turn (when the input is not typed).
     echo: bool,
+    /// Where the page's graph comes from (`:reset` opens it again).
+    source: crate::kg::PageSource,
 }
 
 /// What a line asked for.
@@ -58,15 +60,21 @@ enum Step {
 }
 
 /// Runs `finkg chat`.
-pub fn chat(file: &Path, id: Option<&str>, planner: &PlannerArgs) -> Result<ExitCode, CliError> {
+pub fn chat(
+    file: &Path,
+    id: Option<&str>,
+    planner: &PlannerArgs,
+    source: &crate::kg::PageSource,
+) -> Result<ExitCode, CliError> {
     let conversation = pick_conversation(file, id)?;
-    let session = Session::new(&conversation)?;
+    let session = Session::open(&conversation, source)?;
     let planners = make_planners(planner, 1)?
         .pop()
         .ok_or_else(|| CliError::new("no planner"))?;
     let typed = io::stdin().is_terminal();
     let mut chat = Chat {
         page: PageRecord::of(&conversation),
+        source: source.clone(),
         conversation,
         session,
         planners,
@@ -213,7 +221,7 @@ impl Chat {
                 }
             }
             "reset" => {
-                self.session = Session::new(&self.conversation)?;
+                self.session = Session::open(&self.conversation, &self.source)?;
                 self.last = None;
                 writeln!(out, "a new conversation over the same page")?;
             }

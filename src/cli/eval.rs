@@ -30,6 +30,8 @@ pub struct EvalRequest {
     pub mongo_uri: Option<String>,
     /// With `mongo_uri`: also the triples.
     pub mongo_triples: bool,
+    /// Where the pages' graphs come from.
+    pub source: crate::kg::PageSource,
 }
 
 /// Runs `finkg eval`.
@@ -79,6 +81,7 @@ pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
         resume: resuming,
         force,
         interrupt: Some(interrupt),
+        source: req.source.clone(),
     };
     let examples = crate::dataset::stream_file(&dataset)?;
     let summary = match live.as_mut() {

@@ -13,7 +13,9 @@
 //! - [`ontology`]: `ontology build|check`;
 //! - [`mongo`]: `eval --mongo-uri` and `export` (refused without the
 //!   `mongodb` feature);
-//! - [`serve`]: `serve`, the pages over HTTP ([`crate::serve`]).
+//! - [`serve`]: `serve`, the pages over HTTP ([`crate::serve`]);
+//! - [`store`]: `--store URL` (a SPARQL endpoint holding the pages) and
+//!   `load`, the pages into it.
 
 pub mod chat;
 pub mod config;
@@ -25,6 +27,7 @@ pub mod planners;
 pub mod query;
 pub mod serve;
 pub mod solve;
+pub mod store;
 
 use crate::dataset::{self, Conversation, Example};
 use crate::trace::error_chain;

@@ -4,7 +4,7 @@
 
 use super::{load, pick_conversation, CliError};
 use crate::dataset::Conversation;
-use crate::kg::{GuardedQuery, KgStore, QueryOutput};
+use crate::kg::{GuardedQuery, KgStore, PageSource, QueryOutput};
 use crate::trace::error_chain;
 use clap::ValueEnum;
 use oxigraph::model::Term;
@@ -29,7 +29,7 @@ pub enum ResultsOut {
 
 /// `query --queries`: every query of a JSON Lines file, each against its
 /// conversation's graph (built once for a run of lines with the same id).
-pub fn query_batch(file: &Path, queries: &Path) -> Result<ExitCode, CliError> {
+pub fn query_batch(file: &Path, queries: &Path, source: &PageSource) -> Result<ExitCode, CliError> {
     let conversations: HashMap<String, Conversation> = load(file)?
         .into_iter()
         .map(|e| (e.conversation.id.clone(), e.conversation))
@@ -57,7 +57,7 @@ pub fn query_batch(file: &Path, queries: &Path) -> Result<ExitCode, CliError> {
                 let conversation = conversations
                     .get(&id)
                     .ok_or_else(|| format!("no conversation with id `{id}`"))?;
-                let kg = KgStore::build(conversation).map_err(|e| error_chain(&e))?;
+                let kg = KgStore::open(conversation, source).map_err(|e| error_chain(&e))?;
                 current = Some((id.clone(), kg));
             }
             let kg = &current.as_ref().expect("built above").1;
@@ -95,9 +95,10 @@ pub fn query(
     id: Option<&str>,
     sparql: &str,
     format: ResultsOut,
+    source: &PageSource,
 ) -> Result<ExitCode, CliError> {
     let conversation = pick_conversation(file, id)?;
-    let kg = KgStore::build(&conversation)?;
+    let kg = KgStore::open(&conversation, source)?;
     let output = run_query(&kg, sparql)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let results_format = match format {

@@ -5,6 +5,7 @@
 
 use super::planners::{make_planners, PlannerArgs};
 use super::{load, CliError};
+use crate::kg::PageSource;
 use crate::pipeline::{load_failure, Planners, Session};
 use crate::trace::TurnTrace;
 use crate::turn::{MetricType, Usage, ValueSpec};
@@ -14,13 +15,15 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// `solve`: answers every conversation of `file` (or `questions` over its
-/// first one) turn by turn and prints each turn as it is answered.
+/// first one) turn by turn and prints each turn as it is answered; each
+/// page's graph from `source`.
 pub fn solve(
     file: &Path,
     json: bool,
     explain: bool,
     questions: &[String],
     planner: &PlannerArgs,
+    source: &PageSource,
 ) -> Result<ExitCode, CliError> {
     let mut examples = load(file)?;
     if !questions.is_empty() {
@@ -39,7 +42,7 @@ pub fn solve(
         } else {
             questions
         };
-        let mut session = match Session::new(conv) {
+        let mut session = match Session::open(conv, source) {
             Ok(s) => s,
             Err(e) => {
                 let reason = load_failure(&e);

@@ -47,7 +47,7 @@ use crate::run::{
 };
 
 use crate::dataset::{DatasetError, Example, Features, Gold};
-use crate::kg::KgStore;
+use crate::kg::{KgStore, PageSource};
 use crate::pipeline::{load_failure, unanswered, Planners, Session};
 use crate::trace::TurnTrace;
 use crate::turn::Usage;
@@ -121,6 +121,9 @@ pub struct EvalOptions {
     /// Set (by a signal handler) to stop the run: no new turn is asked,
     /// the whole conversations are recorded.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Where each page's graph comes from: built (the default) or a remote
+    /// store that holds every page (`eval --store URL`).
+    pub source: PageSource,
 }
 
 #[derive(Serialize)]
@@ -176,6 +179,7 @@ fn answer(
     planners: &mut Planners,
     stop: &Mutex<Option<String>>,
     interrupt: &AtomicBool,
+    source: &PageSource,
 ) -> Outcome {
     let conv = &example.conversation;
     let stopped = |planners: &Planners| {
@@ -200,7 +204,7 @@ fn answer(
             skipped: true,
         };
     }
-    match Session::new(conv) {
+    match Session::open(conv, source) {
         Ok(mut session) => {
             let mut traces = Vec::new();
             let Ok(_) = session.ask_all(planners, &conv.questions, stopped, |t| {
@@ -364,7 +368,7 @@ pub fn run_with(
                         None => break,
                     }
                 };
-                let outcome = answer(example, &mut planners, stop, interrupt);
+                let outcome = answer(example, &mut planners, stop, interrupt, &options.source);
                 if tx.send((i, outcome)).is_err() {
                     break;
                 }
@@ -980,6 +984,7 @@ mod tests {
             resume: false,
             force: false,
             interrupt: None,
+            source: PageSource::default(),
         };
         // the stream breaks after its first conversation
         let broken = vec![

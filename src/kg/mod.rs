@@ -1,7 +1,8 @@
 //! The knowledge graph of one report page: the ABox built from the table
 //! and the text ([`abox`], [`text`], [`header`]: numbers printed in column
 //! headers), the guard every query passes
-//! ([`guard`]), the store seam ([`store`]) and the planners' view of the
+//! ([`guard`]), the store seam ([`store`]: the embedded store, or a SPARQL
+//! endpoint, [`remote`]) and the planners' view of the
 //! page read back by SPARQL ([`schema`]).
 
 pub mod abox;
@@ -9,6 +10,7 @@ pub mod guard;
 pub mod header;
 pub mod queries;
 mod reach;
+pub mod remote;
 pub mod schema;
 pub mod store;
 pub mod text;
@@ -21,5 +23,5 @@ pub use schema::{
     SourceInfo,
 };
 pub use store::{
-    export_pages, ExportFormat, ExportStats, KgError, KgStore, QueryGraphs, QueryOutput,
+    export_pages, ExportFormat, ExportStats, KgError, KgStore, PageSource, QueryGraphs, QueryOutput,
 };

@@ -1,12 +1,18 @@
 //! The store seam: load a conversation's graph, run a guarded query, export.
 //!
-//! Today the embedded in-memory Oxigraph store stands behind it; a SPARQL 1.1
-//! protocol endpoint could take its place because nothing outside this file
-//! touches Oxigraph's store API. Queries enter only as [`GuardedQuery`], so
-//! nothing unchecked ever reaches the engine.
+//! Two stores stand behind it, chosen by [`PageSource`]: the embedded
+//! in-memory Oxigraph store (the default: each page's graph built from the
+//! dataset and thrown away after the conversation), and a SPARQL 1.1
+//! Protocol endpoint that already holds every page's graph
+//! ([`super::remote`], loaded by `finkg load`). Callers see one type,
+//! [`KgStore`], with the same calls and the same limits either way; nothing
+//! outside this file touches Oxigraph's store API or the endpoint's queries.
+//! Queries enter only as [`GuardedQuery`], so nothing unchecked ever
+//! reaches either engine.
 
 use super::abox::{build_abox, each_abox_quad, GraphStats};
 use super::guard::{GuardedQuery, QueryForm};
+use super::remote::{RemoteAnswer, RemoteError, RemoteStore, EMPTY_GRAPH};
 use super::watchdog::{Stop, Watch, QUERY_MEMORY_LIMIT};
 use crate::dataset::Conversation;
 use crate::ontology;
@@ -15,15 +21,15 @@ use oxigraph::io::WriterQuadSerializer;
 use oxigraph::io::{RdfFormat, RdfSerializer};
 use oxigraph::model::Variable;
 use oxigraph::model::{
-    GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, QuadRef, Term, VariableRef,
+    GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, Quad, QuadRef, Term, VariableRef,
 };
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::OnceLock;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The variable [`KgStore::query_page`] binds to the page's named graph.
 pub const PAGE: VariableRef<'static> = VariableRef::new_unchecked("page");
@@ -73,6 +79,21 @@ pub enum KgError {
     /// Writing an export failed.
     #[error("could not write the graph")]
     Write(#[from] std::io::Error),
+    /// The remote store failed or refused.
+    #[error("remote store error")]
+    Remote(#[source] RemoteError),
+    /// The remote store holds no graph for the page.
+    #[error("the store holds no graph for conversation `{id}` (load it with `finkg load`)")]
+    NotLoaded {
+        /// The conversation's id.
+        id: String,
+    },
+    /// The call is not available on a remote store.
+    #[error("{what} is not available with a remote store")]
+    NotRemote {
+        /// What was asked.
+        what: &'static str,
+    },
     /// Two conversations of one export share an id, so their pages would
     /// share IRIs.
     #[error("conversation id `{id}` appears more than once")]
@@ -156,15 +177,85 @@ pub enum ExportFormat {
 /// ([`super::reach`]: every planner query and the `Schema`'s) runs on a
 /// store of the page's ABox alone; any other on a store of the TBox and the
 /// ABox, built the first time one comes.
+///
+/// With a remote store ([`KgStore::open`] with [`PageSource::Remote`]) the
+/// graph stays in the endpoint: each query goes there with the page's
+/// graph (and the TBox graph when the query can reach it) as its dataset.
 pub struct KgStore {
+    backend: Box<dyn PageStore>,
+    graph: NamedNode,
+    stats: GraphStats,
+}
+
+/// The engine behind a [`KgStore`]: what the seam asks of a store of
+/// pages' graphs. Two stand behind it: the embedded Oxigraph store and a
+/// SPARQL 1.1 endpoint ([`RemoteStore`]); another engine would be a third
+/// implementation, nothing above this file changes.
+trait PageStore: Send + Sync {
+    /// Runs a guarded query with the row and time limits over the page
+    /// `page` (its graph; with `bind_page`, `?page` bound to it), or over
+    /// the dataset `graphs` names when it names one.
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        page: &NamedNode,
+        bind_page: bool,
+    ) -> Result<QueryOutput, KgError>;
+
+    /// Every quad of the named graph `graph`.
+    fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError>;
+
+    /// Quads the store holds, when it counts them itself.
+    fn len(&self) -> Option<usize>;
+}
+
+/// A page's graph in a SPARQL endpoint.
+struct RemotePage(Arc<RemoteStore>);
+
+/// The embedded store of one page (or of every page, for `serve`).
+struct Embedded {
     /// The page's ABox, or for [`KgStore::tbox`] the TBox.
     store: Store,
     /// The TBox and the ABox together, built on first need.
     full: OnceLock<Store>,
     /// `store` already holds the TBox.
     with_tbox: bool,
-    graph: NamedNode,
-    stats: GraphStats,
+}
+
+/// Where the pages' graphs come from: built from the dataset in memory
+/// (the default), or read from a SPARQL endpoint that holds them.
+#[derive(Clone, Default)]
+pub enum PageSource {
+    /// Each page's graph built in an embedded store.
+    #[default]
+    Build,
+    /// Every page's graph already in this endpoint (`finkg load`); each
+    /// query of a page goes there.
+    Remote(Arc<RemoteStore>),
+    /// Every page's graph in this endpoint, each fetched once (one query)
+    /// into an embedded store that answers the page's queries.
+    Fetch(Arc<RemoteStore>),
+}
+
+impl std::fmt::Debug for PageSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PageSource::Build => f.write_str("Build"),
+            PageSource::Remote(r) => write!(f, "Remote({})", r.url()),
+            PageSource::Fetch(r) => write!(f, "Fetch({})", r.url()),
+        }
+    }
+}
+
+impl Embedded {
+    fn new(store: Store, with_tbox: bool) -> Embedded {
+        Embedded {
+            store,
+            full: OnceLock::new(),
+            with_tbox,
+        }
+    }
 }
 
 impl KgStore {
@@ -178,12 +269,44 @@ impl KgStore {
         });
         transaction.commit()?;
         Ok(Self {
-            store,
-            full: OnceLock::new(),
-            with_tbox: false,
+            backend: Box::new(Embedded::new(store, false)),
             graph,
             stats,
         })
+    }
+
+    /// The graph of a conversation's page from `source`: built (as
+    /// [`KgStore::build`]), or the remote store's graph of that page, whose
+    /// load record must be there (its counts are the [`KgStore::stats`]).
+    pub fn open(conversation: &Conversation, source: &PageSource) -> Result<Self, KgError> {
+        match source {
+            PageSource::Build => Self::build(conversation),
+            PageSource::Remote(remote) | PageSource::Fetch(remote) => {
+                let page = super::abox::page_iri(&conversation.id);
+                let graph = NamedNode::new_unchecked(format!("{page}/graph"));
+                let limit = time_limit().ok_or(KgError::Deadline)?.0;
+                let stats = remote
+                    .record(graph.as_str(), limit)
+                    .map_err(KgError::Remote)?
+                    .ok_or_else(|| KgError::NotLoaded {
+                        id: conversation.id.clone(),
+                    })?;
+                let backend: Box<dyn PageStore> = if let PageSource::Fetch(_) = source {
+                    let limit = time_limit().ok_or(KgError::Deadline)?.0;
+                    let quads = remote.graph_quads(&graph, limit).map_err(KgError::Remote)?;
+                    let store = Store::new()?;
+                    store.extend(quads)?;
+                    Box::new(Embedded::new(store, false))
+                } else {
+                    Box::new(RemotePage(remote.clone()))
+                };
+                Ok(Self {
+                    backend,
+                    graph,
+                    stats,
+                })
+            }
+        }
     }
 
     /// The TBox and every conversation's page in one store, each page in its
@@ -212,9 +335,7 @@ impl KgStore {
             stats.text_facts += page.text_facts;
         }
         Ok(Self {
-            store,
-            full: OnceLock::new(),
-            with_tbox: true,
+            backend: Box::new(Embedded::new(store, true)),
             graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
             stats,
         })
@@ -230,9 +351,7 @@ impl KgStore {
                 .extend(tbox.quads().iter().cloned())
                 .map_err(|e| e.to_string())?;
             Ok(KgStore {
-                store,
-                full: OnceLock::new(),
-                with_tbox: true,
+                backend: Box::new(Embedded::new(store, true)),
                 graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
                 stats: GraphStats::default(),
             })
@@ -240,7 +359,9 @@ impl KgStore {
         .as_ref()
         .map_err(|e| KgError::Storage(oxigraph::store::StorageError::Other(e.clone().into())))
     }
+}
 
+impl Embedded {
     /// The store holding the TBox and the page: the page's quads read back
     /// (the store returns them newest first) and inserted after the TBox's,
     /// in the order `build` inserted them.
@@ -266,7 +387,9 @@ impl KgStore {
             self.full()
         }
     }
+}
 
+impl KgStore {
     /// The named graph holding the page's ABox.
     pub fn graph(&self) -> &NamedNode {
         &self.graph
@@ -275,7 +398,7 @@ impl KgStore {
     /// Quads in the store (for [`KgStore::build_pages`], the TBox's and
     /// every page's).
     pub fn len(&self) -> usize {
-        self.store.len().unwrap_or(0)
+        self.backend.len().unwrap_or(self.stats.triples)
     }
 
     /// The store holds no quad.
@@ -321,6 +444,101 @@ impl KgStore {
         graphs: &QueryGraphs,
         page: Option<&NamedNode>,
     ) -> Result<QueryOutput, KgError> {
+        self.backend.run(query, graphs, &self.graph, page.is_some())
+    }
+}
+
+impl PageStore for RemotePage {
+    /// A query at the endpoint over the page's graph (and the TBox graph
+    /// when the query can reach it), or over the graphs `graphs` names; the
+    /// default graph an empty one, as the embedded store's is. `?page`
+    /// needs no binding: the page's graph is the only named graph (a
+    /// page-bound query that also reaches the TBox would see the TBox graph
+    /// as a second `?page`; the `Schema`'s queries never reach it).
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        page: &NamedNode,
+        _bind_page: bool,
+    ) -> Result<QueryOutput, KgError> {
+        let (limit, by_deadline) = time_limit().ok_or(KgError::Deadline)?;
+        let mut default: Vec<&str> = graphs.default.iter().map(|g| g.as_str()).collect();
+        let mut named: Vec<&str> = graphs.named.iter().map(|g| g.as_str()).collect();
+        if graphs == &QueryGraphs::default() {
+            default.push(EMPTY_GRAPH);
+            named.push(page.as_str());
+            if super::reach::reaches_tbox(query.query(), ontology::tbox()?) {
+                named.push(vocab::TBOX_GRAPH);
+            }
+        }
+        match self
+            .0
+            .select(query.text(), &default, &named, limit, MAX_ROWS)
+        {
+            Ok(RemoteAnswer::Boolean(b)) => Ok(QueryOutput::Boolean(b)),
+            Ok(RemoteAnswer::Solutions(variables, rows)) => {
+                Ok(QueryOutput::Solutions { variables, rows })
+            }
+            Err(RemoteError::TooManyRows { max }) => Err(KgError::TooManyRows { max }),
+            Err(RemoteError::Timeout { .. }) if by_deadline => Err(KgError::Deadline),
+            Err(RemoteError::Timeout { .. }) => Err(KgError::Timeout {
+                limit: QUERY_TIME_LIMIT,
+            }),
+            Err(e) => Err(KgError::Remote(e)),
+        }
+    }
+
+    fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError> {
+        let limit = time_limit().ok_or(KgError::Deadline)?.0;
+        self.0.graph_quads(graph, limit).map_err(KgError::Remote)
+    }
+
+    fn len(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// The time a query may take: [`QUERY_TIME_LIMIT`], or what is left before
+/// the thread's deadline ([`super::watchdog::with_deadline`]) when that is
+/// sooner (then `true`); `None` when the deadline has passed.
+fn time_limit() -> Option<(Duration, bool)> {
+    match super::watchdog::current_deadline() {
+        Some(deadline) => {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            if left < QUERY_TIME_LIMIT {
+                Some((left, true))
+            } else {
+                Some((QUERY_TIME_LIMIT, false))
+            }
+        }
+        None => Some((QUERY_TIME_LIMIT, false)),
+    }
+}
+
+impl PageStore for Embedded {
+    fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError> {
+        let quads = self.full()?.quads_for_pattern(
+            None,
+            None,
+            None,
+            Some(GraphNameRef::NamedNode(graph.as_ref())),
+        );
+        Ok(quads.collect::<Result<_, _>>()?)
+    }
+
+    fn len(&self) -> Option<usize> {
+        Some(self.store.len().unwrap_or(0))
+    }
+
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        page: &NamedNode,
+        bind_page: bool,
+    ) -> Result<QueryOutput, KgError> {
+        let page = bind_page.then_some(page);
         let watch = Watch::start(QUERY_TIME_LIMIT);
         let stopped =
             |watch: &Watch, e: oxigraph::sparql::QueryEvaluationError| match watch.stopped() {
@@ -389,7 +607,9 @@ impl KgStore {
             },
         }
     }
+}
 
+impl KgStore {
     /// Writes the TBox and the page's ABox.
     pub fn export(&self, format: ExportFormat, writer: impl Write) -> Result<(), KgError> {
         let tbox = NamedNode::new_unchecked(vocab::TBOX_GRAPH);
@@ -408,15 +628,9 @@ impl KgStore {
         writer: impl Write,
     ) -> Result<(), KgError> {
         let mut out = Exporter::new(format, writer)?;
-        let store = self.full()?;
         for graph in graphs {
-            for quad in store.quads_for_pattern(
-                None,
-                None,
-                None,
-                Some(GraphNameRef::NamedNode(graph.as_ref())),
-            ) {
-                out.write(quad?.as_ref())?;
+            for quad in self.backend.graph_quads(graph)? {
+                out.write(quad.as_ref())?;
             }
         }
         out.finish()

@@ -82,6 +82,12 @@ pub fn with_deadline<R>(deadline: Option<Instant>, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// The deadline [`with_deadline`] set for this thread, if any: a query
+/// sent elsewhere (the remote store) takes it as its own limit.
+pub fn current_deadline() -> Option<Instant> {
+    DEADLINE.with(Cell::get)
+}
+
 struct Entry {
     id: u64,
     token: CancellationToken,
