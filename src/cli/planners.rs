@@ -1,8 +1,10 @@
-//! The planner options of `solve` and `eval` (`--planner`, `--fallback`,
-//! the LLM planner's settings) and the planners they make.
+//! The planner options of `solve`, `eval` and `chat` (`--planner`,
+//! `--fallback`, `--critic`, the LLM planner's settings) and the planners
+//! they make.
 
 use super::CliError;
-use crate::llm::{LlmConfig, LlmPlanner, LlmShared};
+use crate::critic::{Critic, Deterministic};
+use crate::llm::{LlmConfig, LlmCritic, LlmPlanner, LlmShared};
 use crate::pipeline::Planners;
 use crate::plan::RulesPlanner;
 use crate::planner::Planner;
@@ -28,6 +30,19 @@ pub enum FallbackKind {
     Rules,
 }
 
+/// Which critic reviews each result before it is kept.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CriticKind {
+    /// Checks that need no model: the scale, percentage and sign asked,
+    /// a look-up that is a year, a result 1000 times its operands.
+    Deterministic,
+    /// The deterministic checks, then a language model's review (the LLM
+    /// options; one more request a turn).
+    Llm,
+    /// Keep every result as planned.
+    Off,
+}
+
 /// Which planner plans the turns, and its settings.
 #[derive(Args, Clone)]
 pub struct PlannerArgs {
@@ -43,6 +58,12 @@ pub struct PlannerArgs {
     /// lexicon's synonyms (ontology/lexicon.ttl).
     #[arg(long)]
     pub no_lexicon: bool,
+    /// Review each result before it is kept; on a finding the planner
+    /// revises once (the rules planner tries its next-best grounding, the
+    /// LLM planner reads the finding) and the revision is kept only if it
+    /// passes. Findings and revisions are in the trace (`critic`).
+    #[arg(long, value_enum, default_value = "deterministic")]
+    pub critic: CriticKind,
     #[command(flatten)]
     pub llm: LlmArgs,
 }
@@ -215,15 +236,25 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
             RulesPlanner::new()?.with_lexicon(!args.no_lexicon),
         ))
     };
-    match args.planner {
+    let shared = match (args.planner, args.critic) {
+        (PlannerKind::Llm, _) | (_, CriticKind::Llm) => {
+            Some(LlmShared::new(llm_config(&args.llm)?)?)
+        }
+        _ => None,
+    };
+    let planners: Vec<Planners> = match args.planner {
         PlannerKind::Rules => {
             if args.fallback.is_some() {
                 return Err(CliError::new("--fallback is for --planner llm"));
             }
-            (0..jobs).map(|_| Ok(Planners::single(rules()?))).collect()
+            (0..jobs)
+                .map(|_| Ok(Planners::single(rules()?)))
+                .collect::<Result<_, CliError>>()?
         }
         PlannerKind::Llm => {
-            let shared: Arc<LlmShared> = LlmShared::new(llm_config(&args.llm)?)?;
+            let shared: Arc<LlmShared> = shared
+                .clone()
+                .ok_or_else(|| CliError::new("the LLM planner has no settings"))?;
             (0..jobs)
                 .map(|_| {
                     Ok(Planners {
@@ -232,9 +263,27 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
                             Some(FallbackKind::Rules) => Some(rules()?),
                             None => None,
                         },
+                        critic: None,
                     })
                 })
-                .collect()
+                .collect::<Result<_, CliError>>()?
         }
-    }
+    };
+    planners
+        .into_iter()
+        .map(|p| Ok(p.with_critic(make_critic(args.critic, shared.as_ref())?)))
+        .collect()
+}
+
+/// The critic `--critic` names, one a worker.
+fn make_critic(
+    kind: CriticKind,
+    shared: Option<&Arc<LlmShared>>,
+) -> Result<Option<Box<dyn Critic + Send>>, CliError> {
+    Ok(match (kind, shared) {
+        (CriticKind::Off, _) => None,
+        (CriticKind::Deterministic, _) => Some(Box::new(Deterministic::new()?)),
+        (CriticKind::Llm, Some(shared)) => Some(Box::new(LlmCritic::new(shared.clone())?)),
+        (CriticKind::Llm, None) => return Err(CliError::new("--critic llm needs the LLM options")),
+    })
 }

@@ -14,7 +14,9 @@
 //!   the budget and the run's time limit;
 //! - [`reply`] reads a reply into the contract;
 //! - [`planner`] drives a turn: request, read, check the plan by binding it
-//!   through [`crate::exec`], feed errors back a bounded number of times.
+//!   through [`crate::exec`], feed errors back a bounded number of times,
+//!   and revise a plan after a critic's finding;
+//! - [`critic`] reviews a proposed result (`--critic llm`).
 //!
 //! **Invariant:** only this module touches the network, and only when the
 //! LLM planner is asked for (`--planner llm`). A reply becomes a plan only
@@ -23,11 +25,13 @@
 
 pub mod cache;
 pub mod client;
+pub mod critic;
 pub mod limits;
 pub mod planner;
 pub mod prompts;
 pub mod reply;
 
+pub use critic::LlmCritic;
 pub use planner::LlmPlanner;
 
 use cache::ResponseCache;

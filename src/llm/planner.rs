@@ -11,6 +11,10 @@
 //! reply when there was one, else asks with `phase2.j2` and checks the
 //! same way.
 //!
+//! After a critic's finding ([`Planner::revise`]), the accepted Phase 1
+//! exchange goes back with the finding (`revise.j2`) and the reply is read
+//! and checked as a Phase 1 reply.
+//!
 //! Each planner owns a current-thread tokio runtime and its HTTP client;
 //! the planners of a run share [`LlmShared`] (templates, cache, rate
 //! limiter, budget and clock).
@@ -18,12 +22,12 @@
 use super::cache::ResponseCache;
 use super::client::{request_body, ChatClient, Message};
 use super::limits::Deadline;
-use super::prompts::{self, RepairView};
+use super::prompts::{self, RepairView, RevisionView};
 use super::{reply, LlmError, LlmShared};
 use crate::kg::watchdog::with_deadline;
 use crate::planner::{PlanCheck, PlanError, Planner, TurnContext};
 use crate::trace::error_chain;
-use crate::turn::{LlmExchange, Phase2, Plan, UsedValue};
+use crate::turn::{Finding, LlmExchange, Phase2, Plan, UsedValue};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -35,6 +39,9 @@ pub struct LlmPlanner {
     pending: Option<Phase2>,
     exchanges: Vec<LlmExchange>,
     turn_deadline: Option<Deadline>,
+    /// The turn's accepted Phase 1 exchange (its messages and the reply),
+    /// which a revision continues.
+    conversation: Vec<Message>,
 }
 
 impl std::fmt::Debug for LlmPlanner {
@@ -46,10 +53,14 @@ impl std::fmt::Debug for LlmPlanner {
 }
 
 /// Which phase an exchange belongs to.
-#[derive(Debug, Clone, Copy)]
-enum Phase {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
     One,
     Two,
+    /// Phase 1 again, after a critic's finding.
+    Revise,
+    /// A review of a proposed result ([`super::LlmCritic`]).
+    Critic,
 }
 
 impl Phase {
@@ -57,6 +68,8 @@ impl Phase {
         match self {
             Phase::One => "phase1",
             Phase::Two => "phase2",
+            Phase::Revise => "revise",
+            Phase::Critic => "critic",
         }
     }
 }
@@ -80,6 +93,7 @@ impl LlmPlanner {
             pending: None,
             exchanges: Vec::new(),
             turn_deadline: None,
+            conversation: Vec::new(),
         })
     }
 
@@ -167,8 +181,21 @@ impl LlmPlanner {
         }
     }
 
+    /// What a run's LLM planners share.
+    pub(super) fn shared(&self) -> &LlmShared {
+        &self.shared
+    }
+
+    /// Starts the clock of a turn's time limit.
+    pub(super) fn start_turn(&mut self) {
+        self.turn_deadline = self.shared.config.turn_time_limit.map(|limit| Deadline {
+            at: Instant::now() + limit,
+            what: format!("the turn's time limit of {} s", limit.as_secs_f64()),
+        });
+    }
+
     /// Asks until `check` accepts a reply or the repairs run out.
-    fn converse<T>(
+    pub(super) fn converse<T>(
         &mut self,
         phase: Phase,
         mut messages: Vec<Message>,
@@ -186,7 +213,13 @@ impl LlmPlanner {
             // the turn's time limit also stops a query of the reply in flight
             let deadline = self.turn_deadline.as_ref().map(|d| d.at);
             let error = match with_deadline(deadline, || check(&content)) {
-                Ok(value) => return Ok(value),
+                Ok(value) => {
+                    if matches!(phase, Phase::One | Phase::Revise) {
+                        self.conversation = messages;
+                        self.conversation.push(Message::new("assistant", content));
+                    }
+                    return Ok(value);
+                }
                 Err(error) => error,
             };
             if let Some(last) = self.exchanges.last_mut() {
@@ -252,10 +285,8 @@ impl Planner for LlmPlanner {
 
     fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
         self.pending = None;
-        self.turn_deadline = self.shared.config.turn_time_limit.map(|limit| Deadline {
-            at: Instant::now() + limit,
-            what: format!("the turn's time limit of {} s", limit.as_secs_f64()),
-        });
+        self.conversation.clear();
+        self.start_turn();
         let view = prompts::phase1_view(ctx);
         let prompts = &self.shared.prompts;
         let messages = (|| {
@@ -295,6 +326,39 @@ impl Planner for LlmPlanner {
 
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
         std::mem::take(&mut self.exchanges)
+    }
+
+    fn revise(
+        &mut self,
+        ctx: &TurnContext<'_>,
+        finding: &Finding,
+    ) -> Option<Result<Plan, PlanError>> {
+        if self.conversation.is_empty() {
+            return None;
+        }
+        self.pending = None;
+        let view = RevisionView {
+            check: finding.check.name(),
+            finding: finding.message.clone(),
+            suspects: finding.suspects.clone(),
+        };
+        let mut messages = std::mem::take(&mut self.conversation);
+        let revised = (|| {
+            messages.push(Message::new(
+                "user",
+                self.shared.prompts.render("revise.j2", &view)?,
+            ));
+            self.converse(Phase::Revise, messages, |content| {
+                check_phase1(ctx, content)
+            })
+        })();
+        Some(match revised {
+            Ok((plan, phase2)) => {
+                self.pending = phase2;
+                Ok(plan)
+            }
+            Err(e) => Err(plan_error(&e)),
+        })
     }
 
     fn stop_reason(&self) -> Option<String> {

@@ -4,7 +4,10 @@
 //!
 //! - `system.j2` and `phase1.j2` start Phase 1 ([`Phase1View`]);
 //! - `phase2.j2` asks for the formula over the retrieved values ([`Phase2View`]);
-//! - `repair.j2` sends an unusable reply's error back ([`RepairView`]).
+//! - `repair.j2` sends an unusable reply's error back ([`RepairView`]);
+//! - `revise.j2` sends a critic's finding back after an accepted Phase 1
+//!   reply ([`RevisionView`]);
+//! - `critic.j2` asks a model to review a proposed result ([`CriticView`]).
 //!
 //! The built-in templates are compiled into the binary; `--llm-prompts DIR`
 //! reads edited copies instead. Undefined variables are errors, and every
@@ -23,12 +26,17 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The templates, by file name, as shipped in `prompts/`.
-pub const TEMPLATES: [(&str, &str); 4] = [
+pub const TEMPLATES: [(&str, &str); 6] = [
     ("system.j2", include_str!("../../prompts/system.j2")),
     ("phase1.j2", include_str!("../../prompts/phase1.j2")),
     ("phase2.j2", include_str!("../../prompts/phase2.j2")),
     ("repair.j2", include_str!("../../prompts/repair.j2")),
+    ("revise.j2", include_str!("../../prompts/revise.j2")),
+    ("critic.j2", include_str!("../../prompts/critic.j2")),
 ];
+
+/// The templates of the critics' round, optional in a `--llm-prompts` folder.
+pub const CRITIC_TEMPLATES: &[&str] = &["revise.j2", "critic.j2"];
 
 /// The loaded templates.
 #[derive(Debug)]
@@ -72,13 +80,24 @@ impl Prompts {
         )
     }
 
-    /// The templates of a folder: each of [`TEMPLATES`]' names must be there.
+    /// The templates of a folder: each of [`TEMPLATES`]' names must be
+    /// there, but for the critic's ([`CRITIC_TEMPLATES`]), which are the
+    /// built-in ones when the folder lacks them (folders written before
+    /// they existed still work).
     pub fn from_dir(dir: &Path) -> Result<Self, LlmError> {
         let mut sources = Vec::new();
-        for (name, _) in TEMPLATES {
+        for (name, builtin) in TEMPLATES {
             let path = dir.join(name);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|source| LlmError::TemplateFile { path, source })?;
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) => text,
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        && CRITIC_TEMPLATES.contains(&name) =>
+                {
+                    builtin.to_string()
+                }
+                Err(source) => return Err(LlmError::TemplateFile { path, source }),
+            };
             sources.push((name.to_string(), text));
         }
         Self::with_sources(sources)
@@ -103,7 +122,7 @@ impl Prompts {
         self.render("phase1.j2", &one)?;
         self.render("phase1.j2", &Phase1View::default())?;
         self.render("phase2.j2", &sample_phase2(&one))?;
-        for phase in ["phase1", "phase2"] {
+        for phase in ["phase1", "phase2", "revise", "critic"] {
             self.render(
                 "repair.j2",
                 &RepairView {
@@ -114,6 +133,15 @@ impl Prompts {
                 },
             )?;
         }
+        self.render(
+            "revise.j2",
+            &RevisionView {
+                check: "sign",
+                finding: "sample finding".into(),
+                suspects: vec!["a".into()],
+            },
+        )?;
+        self.render("critic.j2", &sample_critic(&one))?;
         Ok(())
     }
 }
@@ -327,6 +355,47 @@ pub struct RepairView {
     pub attempt: u32,
     /// Repairs left after this one.
     pub attempts_left: u32,
+}
+
+/// Everything `revise.j2` receives.
+#[derive(Debug, Clone, Serialize)]
+pub struct RevisionView {
+    /// The check that failed (`scale`, `percentage`, `sign`, `year`,
+    /// `magnitude`, `model`).
+    pub check: &'static str,
+    /// What the critic found.
+    pub finding: String,
+    /// The plan's value names the critic suspects (may be empty).
+    pub suspects: Vec<String>,
+}
+
+/// Everything `critic.j2` receives.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CriticView {
+    /// The question of this turn.
+    pub question: String,
+    /// Every earlier turn, answered or not.
+    pub conversation: Vec<ResultView>,
+    /// The proposed result, as later turns would see it.
+    pub result: ResultView,
+}
+
+/// The view `critic.j2` renders for a proposed result.
+pub fn critic_view(question: &str, state: &ConversationState, result: &TurnResult) -> CriticView {
+    let (conversation, _) = conversation_views(state);
+    CriticView {
+        question: question.to_string(),
+        conversation,
+        result: result_view(result.turn, result),
+    }
+}
+
+fn sample_critic(one: &Phase1View) -> CriticView {
+    CriticView {
+        question: "what was the decrease in net sales from 2008 to 2009?".into(),
+        conversation: one.conversation.clone(),
+        result: one.results.first().cloned().unwrap_or_default(),
+    }
 }
 
 fn show(d: Decimal) -> String {
