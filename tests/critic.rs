@@ -278,3 +278,60 @@ fn an_unusable_review_accepts_the_result() {
     assert_eq!(trace.llm.len(), 3, "the reply and its two repairs");
     assert!(trace.llm.iter().all(|e| e.error.is_some()));
 }
+
+/// The page above as a file in the original layout.
+const PAGE_JSON: &str = r#"{"id": "Test_WIDGET/2009/page_3.pdf-1",
+ "doc": {"pre_text": "widget co makes widgets .", "post_text": "",
+   "table": {"2009": {"revenue": "1,500", "service revenue": "300", "revenue record year": "2007"},
+             "2008": {"revenue": "1,200", "service revenue": "250", "revenue record year": "2007"}}},
+ "dialogue": {"conv_questions": ["what was the revenue record in 2009?"]}}"#;
+
+fn solve(extra: &[&str]) -> String {
+    let dir = tempfile::TempDir::new().unwrap();
+    let path = dir.path().join("page.json");
+    std::fs::write(&path, PAGE_JSON).unwrap();
+    let out = assert_cmd::Command::cargo_bin("finkg")
+        .expect("the finkg binary builds")
+        .arg("solve")
+        .arg(&path)
+        .args(extra)
+        .assert()
+        .success();
+    String::from_utf8_lossy(&out.get_output().stdout).to_string()
+}
+
+#[test]
+fn the_critic_flag_of_solve() {
+    let default = solve(&["--explain"]);
+    assert!(default.contains("-> 1500"), "{default}");
+    assert!(
+        default.contains("critic (deterministic): year check: "),
+        "{default}"
+    );
+    assert!(
+        default.contains("revised: 1500 (replaces 2007)"),
+        "{default}"
+    );
+    let off = solve(&["--explain", "--critic", "off"]);
+    assert!(off.contains("-> 2007"), "{off}");
+    assert!(!off.contains("critic"), "{off}");
+    let json = solve(&["--json", "--explain"]);
+    let line: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(line["answer"], 1500);
+    assert_eq!(line["critic"]["findings"][0]["check"], "year");
+    assert_eq!(line["critic"]["revision"]["accepted"], true);
+    // the LLM critic needs the LLM options
+    let dir = tempfile::TempDir::new().unwrap();
+    let path = dir.path().join("page.json");
+    std::fs::write(&path, PAGE_JSON).unwrap();
+    let out = assert_cmd::Command::cargo_bin("finkg")
+        .expect("the finkg binary builds")
+        .env_remove("FINKG_LLM_MODEL")
+        .arg("solve")
+        .arg(&path)
+        .args(["--critic", "llm"])
+        .assert()
+        .failure();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("--llm-model"), "{stderr}");
+}
