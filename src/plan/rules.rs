@@ -125,6 +125,16 @@ impl Planner for RulesPlanner {
         finding: &Finding,
     ) -> Option<Result<Plan, PlanError>> {
         let (first, grounding) = self.planned.take()?;
+        if let Some(lookup) = super::revise::as_lookup(&first, finding, &self.formulas) {
+            return Some(lookup.map(|(plan, phase2)| {
+                self.pending = Some(phase2);
+                self.grounding = grounding
+                    .into_iter()
+                    .filter(|g| plan.values.keys().any(|k| k.as_str() == g.value))
+                    .collect();
+                plan
+            }));
+        }
         self.excluded = super::revise::excluded(&grounding, finding);
         if self.excluded.is_empty() {
             return None;
