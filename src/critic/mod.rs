@@ -15,7 +15,8 @@
 //!   printed percentage, no earlier fraction); or a ratio of two page
 //!   values divides an amount and a printed percentage;
 //! - **sign**: the question asks for a decrease (and not for a change or an
-//!   increase) and the computed change is positive;
+//!   increase) and the computed change is positive, or for an increase (and
+//!   not for a change or a decrease) and it is negative;
 //! - **year**: a page value that is a year (a whole number from 1900 to
 //!   2100) when the question asks no year or date;
 //! - **magnitude**: a result more than 1000 times every operand;
@@ -69,6 +70,7 @@ pub trait Critic {
 #[derive(Debug, Clone)]
 pub struct Deterministic {
     decrease: Vec<String>,
+    increase: Vec<String>,
     either_sign: Vec<String>,
     percentage: Vec<String>,
     year: Vec<String>,
@@ -95,6 +97,7 @@ impl Deterministic {
         };
         Self {
             decrease: stemmed("DecreaseAsked"),
+            increase: stemmed("IncreaseAsked"),
             either_sign: stemmed("EitherSignAsked"),
             percentage: stemmed("PercentageAsked"),
             year: stemmed("YearAsked"),
@@ -222,23 +225,26 @@ impl Deterministic {
         })
     }
 
+    /// A change whose sign is not the one the question asks: a decrease
+    /// asked and a rise computed, or an increase asked and a fall.
     fn sign(&self, q: &Question<'_>, result: &TurnResult) -> Option<Finding> {
         if !matches!(
             result.metric_type,
             MetricType::Change | MetricType::PercentageChange
-        ) || !q.has_any(&self.decrease)
-            || q.has_any(&self.either_sign)
+        ) || q.has_any(&self.either_sign)
         {
             return None;
         }
         let value = result.value.number()?;
-        if value <= Decimal::ZERO {
-            return None;
-        }
+        let (asked, computed) = match (q.has_any(&self.decrease), q.has_any(&self.increase)) {
+            (true, false) if value > Decimal::ZERO => ("a decrease", "positive, an increase"),
+            (false, true) if value < Decimal::ZERO => ("an increase", "negative, a decrease"),
+            _ => return None,
+        };
         Some(Finding {
             check: CheckKind::Sign,
             message: format!(
-                "the question asks for a decrease, but the computed {} is positive ({}), an increase",
+                "the question asks for {asked}, but the computed {} is {computed} ({})",
                 result.metric_type, result.value
             ),
             suspects: Vec::new(),
@@ -629,6 +635,18 @@ mod tests {
             check("what was the increase or decrease in revenue?", &up),
             None
         );
+        let down_pct = result(
+            MetricType::PercentageChange,
+            "-0.2",
+            "(new - old) / old",
+            vars.clone(),
+        );
+        assert_eq!(
+            check("what was the growth rate of revenue?", &down_pct),
+            Some(CheckKind::Sign)
+        );
+        assert_eq!(check("what was the growth rate of revenue?", &up), None);
+        assert_eq!(check("what was the change in revenue?", &down), None);
         let lookup = result(MetricType::Value, "300", "v", vec![cell("v", "300", "300")]);
         assert_eq!(
             check("what was the decrease in revenue in 2009?", &lookup),
