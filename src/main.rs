@@ -44,7 +44,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Show each turn's plan, SPARQL, bindings with their source cell or
-        /// sentence, and formula; with `--planner llm`, every exchange with
+        /// sentence, and formula; with `--planner llm` or `agent`, every exchange with
         /// the model too (prompt, reply, tokens, latency, retries, cache hit).
         #[arg(long)]
         explain: bool,

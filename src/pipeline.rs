@@ -84,6 +84,14 @@ impl PlanCheck for Checker<'_> {
         *self.evaluated.borrow_mut() = Some((formula.to_string(), values.to_vec(), answer));
         Ok(answer)
     }
+
+    fn query(&self, query: &crate::kg::GuardedQuery) -> Result<crate::kg::QueryOutput, String> {
+        self.kg.query(query).map_err(|e| error_chain(&e))
+    }
+
+    fn graph(&self) -> Option<&oxigraph::model::NamedNode> {
+        Some(self.kg.graph())
+    }
 }
 
 /// A conversation's page, loaded and ready for questions.

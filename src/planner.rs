@@ -8,8 +8,9 @@
 //! question and the conversation's own earlier results. Nothing here can
 //! reach gold answers: [`crate::dataset::Gold`] appears in no signature.
 
-use crate::kg::Schema;
+use crate::kg::{GuardedQuery, QueryOutput, Schema};
 use crate::turn::{Answer, ConversationState, Finding, LlmExchange, Phase2, Plan, UsedValue};
+use oxigraph::model::NamedNode;
 
 /// Binds and evaluates plans exactly as the pipeline will run them, for a
 /// planner that checks a plan before handing it on (the LLM planner feeds
@@ -21,6 +22,18 @@ pub trait PlanCheck {
     fn bind(&self, plan: &Plan) -> Result<Vec<UsedValue>, String>;
     /// Evaluates a formula over bound values, or says why not, on one line.
     fn evaluate(&self, formula: &str, values: &[UsedValue]) -> Result<Answer, String>;
+    /// Runs a guarded query over the page's graph with the store's limits
+    /// (the agent's `query_kg`), or says why not, on one line. By default
+    /// no query can be run.
+    fn query(&self, query: &GuardedQuery) -> Result<QueryOutput, String> {
+        let _ = query;
+        Err("this turn cannot run queries".into())
+    }
+    /// The page's named graph, to describe the nodes a query bound
+    /// ([`Schema::describe_source`]); none by default.
+    fn graph(&self) -> Option<&NamedNode> {
+        None
+    }
 }
 
 /// What a planner may see when planning a turn.

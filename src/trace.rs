@@ -12,7 +12,9 @@
 //! ```
 //!
 //! Turns planned by the LLM planner add `llm`, every exchange with the
-//! model (see [`LlmExchange`]), and `usage`, their sum ([`Usage`]); a turn
+//! model (see [`LlmExchange`]; phase `phase1`/`phase2` for the LLM
+//! planner, `agent` for the agent, whose replies show their tool calls as
+//! `tool_calls: [...]`), and `usage`, their sum ([`Usage`]); a turn
 //! the fallback planner answered after the LLM planner failed adds
 //! `fallback`, the reason:
 //! ```json

@@ -9,7 +9,7 @@ mod support;
 use finkg::critic::{Critic, Deterministic};
 use finkg::dataset::cell::parse_cell;
 use finkg::dataset::{Conversation, Document, Row, Table};
-use finkg::llm::{LlmConfig, LlmCritic, LlmPlanner, LlmShared};
+use finkg::llm::{AgentPlanner, LlmConfig, LlmCritic, LlmPlanner, LlmShared};
 use finkg::pipeline::{Planners, Session};
 use finkg::plan::RulesPlanner;
 use finkg::planner::Planner;
@@ -169,6 +169,45 @@ fn the_llm_planner_reads_the_finding_and_its_revised_plan_is_used() {
     assert!(feedback.contains("(year)"), "{feedback}");
     assert!(feedback.contains("reads as a year"), "{feedback}");
     assert!(feedback.contains("value"), "{feedback}");
+}
+
+fn answer(row: &str, column: &str) -> Reply {
+    Reply::tool(
+        "answer",
+        json!({"values": {"value": {"sparql": cell(row, column), "description": format!("{row} in {column}")}},
+               "formula": "value", "entity": "widget co", "metric_type": "value", "period": column}),
+    )
+}
+
+#[test]
+fn the_agent_gets_the_finding_as_its_answers_result() {
+    let server = Server::script(vec![
+        answer("revenue record year", "2009"),
+        answer("revenue", "2009"),
+    ]);
+    let agent = AgentPlanner::new(shared(&server)).expect("the agent starts");
+    let trace = ask(
+        Planners::single(Box::new(agent)).with_critic(deterministic()),
+        QUESTION,
+    );
+    assert_eq!(trace.answer, number(1500), "{trace:#?}");
+    let critic = trace
+        .critic
+        .as_ref()
+        .expect("the critic's review is traced");
+    assert_eq!(critic.findings[0].check, CheckKind::Year);
+    assert!(critic.revision.as_ref().is_some_and(|r| r.accepted));
+    let got = server.received();
+    assert_eq!(got.len(), 2);
+    let messages = got[1].messages();
+    let last = messages.last().expect("a message");
+    assert_eq!(last["role"], "tool", "{messages:?}");
+    assert_eq!(
+        last["tool_call_id"],
+        messages[messages.len() - 2]["tool_calls"][0]["id"]
+    );
+    let feedback = last["content"].as_str().unwrap_or_default();
+    assert!(feedback.contains("reads as a year"), "{feedback}");
 }
 
 #[test]

@@ -178,7 +178,10 @@ fn a_whole_conversation_through_the_llm_planner() {
     }
     let phase2 = got[1].text();
     assert!(phase2.contains("sales_2009 = 1500"), "{phase2}");
-    assert!(phase2.contains("keep the signs"), "{phase2}");
+    assert!(
+        phase2.contains("printed in parentheses, such as ( 1,234 ), are taken as magnitudes"),
+        "{phase2}"
+    );
     let third = got[3].text();
     for needle in [
         "what was the change?",
@@ -302,6 +305,47 @@ fn repair_after(first: Value) -> String {
         .unwrap()
         .to_string();
     repair
+}
+
+#[test]
+fn a_decimal_past_eighteen_places_is_warned_of_in_the_repair() {
+    let repair = repair_after(
+        json!({"values": {"x": {"sparql": "SELECT ?value WHERE { GRAPH ?g { ?c fk:value ?value FILTER(?value = 1500.0000000000000000001) } }"}},
+               "formula": "x"}),
+    );
+    assert!(repair.contains("bound 0 rows"), "{repair}");
+    assert!(
+        repair.contains("Warning: the decimal literal `1500.0000000000000000001` has more than 18 decimal places"),
+        "{repair}"
+    );
+    // A literal within the limit is not warned of.
+    let repair = repair_after(
+        json!({"values": {"x": {"sparql": "SELECT ?value WHERE { GRAPH ?g { ?c fk:value ?value FILTER(?value = 1500.000000000000000001) } }"}},
+               "formula": "x"}),
+    );
+    assert!(!repair.contains("Warning"), "{repair}");
+}
+
+#[test]
+fn the_prompt_states_the_parentheses_convention() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![Reply::json(lookup("x", "net sales", "2009"))]);
+    solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--question",
+            "what was net sales in 2009?",
+        ],
+    )
+    .success();
+    let prompt = server.received()[0].text();
+    assert!(
+        prompt.contains("Figures printed in parentheses, such as ( 1,234 ), are losses or outflows, but the dataset takes them as magnitudes"),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("Keep signs as retrieved"), "{prompt}");
 }
 
 #[test]
@@ -905,7 +949,9 @@ fn the_llm_planner_needs_a_model() {
         .code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        stderr.contains("needs a model: pass --llm-model or set FINKG_LLM_MODEL"),
+        stderr.contains(
+            "needs a model: pass --llm-model, set FINKG_LLM_MODEL or `model` in the configuration file"
+        ),
         "{stderr}"
     );
 }
@@ -1026,5 +1072,37 @@ fn a_failed_turns_question_stays_in_the_conversation_so_far() {
     assert!(
         prompt.contains("result_0: no answer to \"what was net sales in 2009?\""),
         "{prompt}"
+    );
+}
+
+#[test]
+fn a_failed_turns_question_stays_in_phase_2s_conversation_too() {
+    let dir = TempDir::new().unwrap();
+    let server = Server::script(vec![
+        Reply::chat("I cannot say."),
+        Reply::json(json!({"values": {"x": {"sparql": cell("net sales", "2008")}}})),
+        Reply::json(json!({"formula": "x"})),
+    ]);
+    let out = solve(
+        &server,
+        &page(&dir),
+        &[
+            "--no-llm-cache",
+            "--llm-repairs",
+            "0",
+            "--question",
+            "what was net sales in 2009?",
+            "--question",
+            "and in 2008?",
+        ],
+    )
+    .success();
+    let turns = lines(&out.get_output().stdout);
+    assert_eq!(turns[1]["answer"], 1200);
+    let phase2 = server.received()[2].text();
+    assert!(phase2.contains("# Retrieved values"), "{phase2}");
+    assert!(
+        phase2.contains("result_0: no answer to \"what was net sales in 2009?\" (the turn failed)"),
+        "{phase2}"
     );
 }

@@ -862,6 +862,40 @@ fn a_flow_row_of_a_roll_forward_is_its_years_change() {
     );
 }
 
+/// An analysis of a change: the same amount in two years opens and closes
+/// the table, the rows between are what moved it.
+const NET_REVENUE_BRIDGE: TableRows = &[
+    &["", "amount ( in millions )"],
+    &["2010 net revenue", "$ 540.2"],
+    &["retail electric price", "36.0"],
+    &["volume/weather", "21.3"],
+    &["other", "( 20.3 )"],
+    &["2011 net revenue", "$ 577.8"],
+];
+
+#[test]
+fn rows_between_two_years_amounts_are_the_change() {
+    check(
+        NET_REVENUE_BRIDGE,
+        "",
+        &[
+            "what was the volume/weather variance in 2011?",
+            "how much does this represent in relation to the net revenue in that year?",
+            "what was the change in net revenue from 2010 to 2011?",
+        ],
+        &[Num("21.3"), Num("0.036864"), Num("37.6")],
+    );
+    check(
+        NET_REVENUE_BRIDGE,
+        "",
+        &[
+            "what was the change in net revenue from 2010 to 2011?",
+            "and what was the variance in retail electric price in that same period?",
+        ],
+        &[Num("37.6"), Num("36.0")],
+    );
+}
+
 /// A quarterly price table: quarters named by their closing dates.
 const QUARTERS: TableRows = &[
     &["", "high", "low"],
@@ -1312,5 +1346,19 @@ fn a_change_over_the_prior_year_amount_divides_by_its_start() {
             "what is the increase as a percentage of the prior year amount?",
         ],
         &[Num("1500"), Num("1200"), Num("300"), Num("0.25")],
+    );
+}
+
+#[test]
+fn a_bare_percentage_beside_a_verb_of_change_is_a_percentage_change() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "by what percentage did operating income increase from 2008 to 2009?",
+            "by what percent did net sales grow from 2007 to 2009?",
+            "what percentage of net sales was operating income in 2009?",
+        ],
+        &[Num("0.25"), Num("0.5"), Num("0.2")],
     );
 }

@@ -168,10 +168,11 @@ fn run(command: &str, dir: &Path) -> String {
 /// Commands not run here: they write files of the tree, need a server or
 /// a model, run until stopped, or take long (`inspect` is checked by a
 /// test of its own below, `serve` by tests/serve.rs).
-const NOT_RUN: [&str; 7] = [
+const NOT_RUN: [&str; 8] = [
     "finkg eval",
     "finkg ontology build",
     "--planner llm",
+    "--planner agent",
     "finkg export",
     "finkg inspect",
     "finkg serve",

@@ -4,6 +4,7 @@
 //!
 //! - [`eval`]: `eval`'s exit code;
 //! - [`planners`]: the planner options and the planners they make;
+//! - [`config`]: the per-stage configuration file (`--config`, `finkg.toml`);
 //! - [`solve`]: `solve`, a conversation turn by turn, printed;
 //! - [`chat`]: `chat`, questions of one's own over a page, with commands;
 //! - [`eval`]: `eval`, a scored run and its folder;
@@ -15,6 +16,7 @@
 //! - [`serve`]: `serve`, the pages over HTTP ([`crate::serve`]).
 
 pub mod chat;
+pub mod config;
 pub mod eval;
 pub mod inspect;
 pub mod mongo;

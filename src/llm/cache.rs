@@ -94,6 +94,8 @@ mod tests {
             content: "{}".into(),
             prompt_tokens: Some(5),
             completion_tokens: None,
+            tool_calls: Some(serde_json::json!([{"id": "c1", "type": "function",
+                "function": {"name": "answer", "arguments": "{}"}}])),
         };
         cache.put(&key, "m", &reply).unwrap();
         assert_eq!(cache.get(&key), Some(reply));

@@ -16,10 +16,17 @@ use std::time::{Duration, Instant, SystemTime};
 /// One chat message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Message {
-    /// `system`, `user` or `assistant`.
+    /// `system`, `user`, `assistant` or `tool`.
     pub role: String,
     /// The text.
     pub content: String,
+    /// An assistant message's `tool_calls`, sent back as the model wrote
+    /// them (the agent's conversation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<serde_json::Value>,
+    /// A `tool` message's answer to the call of this id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
 }
 
 impl Message {
@@ -28,6 +35,16 @@ impl Message {
         Self {
             role: role.to_string(),
             content: content.into(),
+            tool_calls: None,
+            tool_call_id: None,
+        }
+    }
+
+    /// A `tool` message: the result of the call `id`.
+    pub fn tool(id: &str, content: impl Into<String>) -> Self {
+        Self {
+            tool_call_id: Some(id.to_string()),
+            ..Self::new("tool", content)
         }
     }
 }
@@ -41,6 +58,10 @@ pub struct ChatReply {
     pub prompt_tokens: Option<u64>,
     /// `usage.completion_tokens`, when reported.
     pub completion_tokens: Option<u64>,
+    /// The first choice's `tool_calls` as the server sent them (unread:
+    /// the agent reads them and survives malformed ones), when there are any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<serde_json::Value>,
 }
 
 /// A failed request, with the retries spent on it.
@@ -79,6 +100,23 @@ pub fn request_body(config: &LlmConfig, messages: &[Message]) -> serde_json::Val
     body
 }
 
+/// The request body of a tool-calling exchange: [`request_body`] with
+/// `tools` (the functions the model may call, as JSON-schema definitions)
+/// and `tool_choice: "auto"`; `response_format` is never asked beside tools.
+pub fn request_body_with_tools(
+    config: &LlmConfig,
+    messages: &[Message],
+    tools: &serde_json::Value,
+) -> serde_json::Value {
+    let mut body = request_body(config, messages);
+    if let Some(map) = body.as_object_mut() {
+        map.remove("response_format");
+        map.insert("tools".into(), tools.clone());
+        map.insert("tool_choice".into(), "auto".into());
+    }
+    body
+}
+
 /// An HTTP client for one endpoint.
 #[derive(Debug, Clone)]
 pub struct ChatClient {
@@ -106,6 +144,8 @@ struct RawChoice {
 struct RawMessage {
     #[serde(default)]
     content: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -350,6 +390,10 @@ pub fn parse_reply(text: &str) -> Result<ChatReply, String> {
         .ok_or_else(|| "no `choices`".to_string())?;
     Ok(ChatReply {
         content: choice.message.content.unwrap_or_default(),
+        tool_calls: choice
+            .message
+            .tool_calls
+            .filter(|t| !t.is_null() && t.as_array().is_none_or(|a| !a.is_empty())),
         prompt_tokens: raw.usage.as_ref().and_then(|u| u.prompt_tokens),
         completion_tokens: raw.usage.as_ref().and_then(|u| u.completion_tokens),
     })

@@ -13,24 +13,33 @@
 //! - [`limits`] holds what a run shares: the requests-per-minute limiter,
 //!   the budget and the run's time limit;
 //! - [`reply`] reads a reply into the contract;
+//! - [`link`] is a planner's one request path: its runtime, a client a
+//!   stage (Phase 1, Phase 2, the agent), the turn's deadline, the
+//!   exchanges recorded;
 //! - [`planner`] drives a turn: request, read, check the plan by binding it
 //!   through [`crate::exec`], feed errors back a bounded number of times,
 //!   and revise a plan after a critic's finding;
+//! - [`agent`] is the tool-calling planner (`--planner agent`): the model
+//!   explores the page's graph with tools, then calls `answer` with the
+//!   same contract;
 //! - [`critic`] reviews a proposed result (`--critic llm`).
 //!
 //! **Invariant:** only this module touches the network, and only when the
-//! LLM planner is asked for (`--planner llm`). A reply becomes a plan only
+//! LLM planner or the agent is asked for (`--planner llm`, `--planner agent`). A reply becomes a plan only
 //! through the contract's types and the executor; a turn with no usable
 //! reply fails with the reason — never a made-up value.
 
+pub mod agent;
 pub mod cache;
 pub mod client;
 pub mod critic;
 pub mod limits;
+pub mod link;
 pub mod planner;
 pub mod prompts;
 pub mod reply;
 
+pub use agent::AgentPlanner;
 pub use critic::LlmCritic;
 pub use planner::LlmPlanner;
 
@@ -40,6 +49,24 @@ use prompts::Prompts;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Tool calls the agent may make in a turn unless another number is given.
+pub const DEFAULT_MAX_TOOL_CALLS: u32 = 8;
+
+/// What one stage (Phase 2, say) sets apart from the planner's settings:
+/// the endpoint, the model and its sampling; what it leaves out is the
+/// planner's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StageOverride {
+    /// Base URL of the stage's API.
+    pub base_url: Option<String>,
+    /// The stage's model.
+    pub model: Option<String>,
+    /// Its sampling temperature.
+    pub temperature: Option<f64>,
+    /// Its `max_tokens`.
+    pub max_tokens: Option<u32>,
+}
 
 /// A turn's time limit unless one is given: both phases, retries and
 /// repairs included.
@@ -85,6 +112,11 @@ pub struct LlmConfig {
     pub budget: Option<f64>,
     /// Requests per minute across the run, when limited.
     pub rpm: Option<u32>,
+    /// Tool calls the agent may make in a turn ([`AgentPlanner`]); a turn
+    /// that reaches them without `answer` fails.
+    pub max_tool_calls: u32,
+    /// Phase 2's own endpoint, model and sampling, where they differ.
+    pub phase2: StageOverride,
 }
 
 impl LlmConfig {
@@ -109,7 +141,30 @@ impl LlmConfig {
             price_output: 0.0,
             budget: None,
             rpm: None,
+            max_tool_calls: DEFAULT_MAX_TOOL_CALLS,
+            phase2: StageOverride::default(),
         }
+    }
+
+    /// The settings of Phase 2's requests: these, with [`LlmConfig::phase2`]'s
+    /// overrides.
+    pub fn for_phase2(&self) -> LlmConfig {
+        let o = &self.phase2;
+        let mut c = self.clone();
+        if let Some(url) = &o.base_url {
+            c.base_url.clone_from(url);
+        }
+        if let Some(model) = &o.model {
+            c.model.clone_from(model);
+        }
+        if let Some(t) = o.temperature {
+            c.temperature = t;
+        }
+        if o.max_tokens.is_some() {
+            c.max_tokens = o.max_tokens;
+        }
+        c.phase2 = StageOverride::default();
+        c
     }
 
     /// What a request with these token counts costs in US dollars.
@@ -229,11 +284,18 @@ impl LlmShared {
                 "the LLM planner needs a model: pass --llm-model or set FINKG_LLM_MODEL".into(),
             ));
         }
-        if !(config.base_url.starts_with("http://") || config.base_url.starts_with("https://")) {
-            return Err(LlmError::Config(format!(
-                "the LLM base URL `{}` must start with http:// or https://",
-                config.base_url
-            )));
+        let phase2 = config.for_phase2();
+        for url in [&config.base_url, &phase2.base_url] {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(LlmError::Config(format!(
+                    "the LLM base URL `{url}` must start with http:// or https://"
+                )));
+            }
+        }
+        if phase2.model.trim().is_empty() {
+            return Err(LlmError::Config(
+                "the `phase2` stage's model is empty".into(),
+            ));
         }
         let prompts = match &config.prompts_dir {
             Some(dir) => Prompts::from_dir(dir)?,

@@ -15,13 +15,14 @@
 //! exchange goes back with the finding (`revise.j2`) and the reply is read
 //! and checked as a Phase 1 reply.
 //!
-//! Each planner owns a current-thread tokio runtime and its HTTP client;
+//! Each planner owns a [`Link`] (a current-thread tokio runtime, an HTTP
+//! client a phase: Phase 2 may have its own endpoint and model, see
+//! [`super::LlmConfig::phase2`]);
 //! the planners of a run share [`LlmShared`] (templates, cache, rate
 //! limiter, budget and clock).
 
-use super::cache::ResponseCache;
-use super::client::{request_body, ChatClient, Message};
-use super::limits::Deadline;
+use super::client::{request_body, Message};
+use super::link::{Link, Stage};
 use super::prompts::{self, RepairView, RevisionView};
 use super::{reply, LlmError, LlmShared};
 use crate::kg::watchdog::with_deadline;
@@ -29,16 +30,13 @@ use crate::planner::{PlanCheck, PlanError, Planner, TurnContext};
 use crate::trace::error_chain;
 use crate::turn::{Finding, LlmExchange, Phase2, Plan, UsedValue};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The LLM planner.
 pub struct LlmPlanner {
-    shared: Arc<LlmShared>,
-    runtime: tokio::runtime::Runtime,
-    client: ChatClient,
+    link: Link,
+    phase1: Stage,
+    phase2: Stage,
     pending: Option<Phase2>,
-    exchanges: Vec<LlmExchange>,
-    turn_deadline: Option<Deadline>,
     /// The turn's accepted Phase 1 exchange (its messages and the reply),
     /// which a revision continues.
     conversation: Vec<Message>,
@@ -47,7 +45,7 @@ pub struct LlmPlanner {
 impl std::fmt::Debug for LlmPlanner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LlmPlanner")
-            .field("model", &self.shared.config.model)
+            .field("model", &self.phase1.config.model)
             .finish_non_exhaustive()
     }
 }
@@ -75,30 +73,22 @@ impl Phase {
 }
 
 impl LlmPlanner {
-    /// A planner sharing `shared` with the run's other LLM planners.
+    /// A planner sharing `shared` with the run's other LLM planners; Phase 2
+    /// requests go to the stage `shared`'s `phase2` settings describe.
     pub fn new(shared: Arc<LlmShared>) -> Result<Self, LlmError> {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
-            .enable_time()
-            .build()
-            .map_err(|e| LlmError::Startup(e.to_string()))?;
-        let client = {
-            let _guard = runtime.enter();
-            ChatClient::new(&shared.config)?
-        };
+        let link = Link::new(shared.clone())?;
+        let phase1 = link.stage(shared.config.clone())?;
+        let phase2 = link.stage(shared.config.for_phase2())?;
         Ok(Self {
-            shared,
-            runtime,
-            client,
+            link,
+            phase1,
+            phase2,
             pending: None,
-            exchanges: Vec::new(),
-            turn_deadline: None,
             conversation: Vec::new(),
         })
     }
 
-    /// One request: from the cache when it holds the reply, else from the
-    /// server within the run's limits. Records the exchange.
+    /// One request of the phase's stage; records the exchange.
     fn exchange(
         &mut self,
         phase: Phase,
@@ -106,92 +96,26 @@ impl LlmPlanner {
         messages: &[Message],
         prompt: String,
     ) -> Result<String, LlmError> {
-        let config = &self.shared.config;
-        let body = request_body(config, messages);
-        let key = ResponseCache::key(&body);
-        let mut record = LlmExchange {
-            phase: phase.name().to_string(),
-            attempt,
-            prompt,
-            reply: None,
-            error: None,
-            prompt_tokens: None,
-            completion_tokens: None,
-            latency_ms: 0,
-            retries: 0,
-            cache_hit: false,
-            cost_usd: 0.0,
+        let stage = match phase {
+            Phase::One | Phase::Revise | Phase::Critic => &self.phase1,
+            Phase::Two => &self.phase2,
         };
-        let started = Instant::now();
-        if let Some(hit) = self.shared.cache.as_ref().and_then(|c| c.get(&key)) {
-            record.cache_hit = true;
-            record.prompt_tokens = hit.prompt_tokens;
-            record.completion_tokens = hit.completion_tokens;
-            record.reply = Some(hit.content.clone());
-            record.latency_ms = millis(started);
-            self.exchanges.push(record);
-            return Ok(hit.content);
-        }
-        if let Err(e) = self.shared.limits.check() {
-            record.error = Some(e.to_string());
-            self.exchanges.push(record);
-            return Err(e);
-        }
-        let deadline =
-            Deadline::earliest(self.turn_deadline.clone(), self.shared.limits.deadline());
-        let result = self.runtime.block_on(self.client.complete(
-            &body,
-            deadline.as_ref(),
-            &self.shared.limiter,
-            &self.shared.limits,
-        ));
-        record.latency_ms = millis(started);
-        match result {
-            Ok(done) => {
-                let reply = done.reply;
-                record.retries = done.retries;
-                record.prompt_tokens = reply.prompt_tokens;
-                record.completion_tokens = reply.completion_tokens;
-                record.cost_usd = config.cost(
-                    reply.prompt_tokens.unwrap_or(0),
-                    reply.completion_tokens.unwrap_or(0),
-                );
-                self.shared.limits.charge(record.cost_usd);
-                record.reply = Some(reply.content.clone());
-                // A cache that cannot be written costs a rerun, not this turn.
-                if let Some(cache) = &self.shared.cache {
-                    let _ = cache.put(&key, &config.model, &reply);
-                }
-                self.exchanges.push(record);
-                Ok(reply.content)
-            }
-            Err(failure) => {
-                record.retries = failure.retries;
-                record.error = Some(error_chain(&failure.error));
-                if let LlmError::Status {
-                    status: 401 | 403 | 404,
-                    ..
-                } = failure.error
-                {
-                    self.shared.limits.halt(error_chain(&failure.error));
-                }
-                self.exchanges.push(record);
-                Err(failure.error)
-            }
-        }
+        let body = request_body(&stage.config, messages);
+        let reply = self
+            .link
+            .send(stage, phase.name(), attempt, &body, prompt)?;
+        Ok(reply.content)
     }
 
     /// What a run's LLM planners share.
     pub(super) fn shared(&self) -> &LlmShared {
-        &self.shared
+        &self.link.shared
     }
 
     /// Starts the clock of a turn's time limit.
     pub(super) fn start_turn(&mut self) {
-        self.turn_deadline = self.shared.config.turn_time_limit.map(|limit| Deadline {
-            at: Instant::now() + limit,
-            what: format!("the turn's time limit of {} s", limit.as_secs_f64()),
-        });
+        let limit = self.link.shared.config.turn_time_limit;
+        self.link.start_turn(limit);
     }
 
     /// Asks until `check` accepts a reply or the repairs run out.
@@ -201,7 +125,7 @@ impl LlmPlanner {
         mut messages: Vec<Message>,
         mut check: impl FnMut(&str) -> Result<T, String>,
     ) -> Result<T, LlmError> {
-        let repairs = self.shared.config.repairs;
+        let repairs = self.link.shared.config.repairs;
         let mut prompt = messages
             .iter()
             .map(|m| format!("[{}]\n{}", m.role, m.content))
@@ -211,7 +135,7 @@ impl LlmPlanner {
         loop {
             let content = self.exchange(phase, attempt as usize, &messages, prompt)?;
             // the turn's time limit also stops a query of the reply in flight
-            let deadline = self.turn_deadline.as_ref().map(|d| d.at);
+            let deadline = self.link.turn_deadline.as_ref().map(|d| d.at);
             let error = match with_deadline(deadline, || check(&content)) {
                 Ok(value) => {
                     if matches!(phase, Phase::One | Phase::Revise) {
@@ -222,7 +146,7 @@ impl LlmPlanner {
                 }
                 Err(error) => error,
             };
-            if let Some(last) = self.exchanges.last_mut() {
+            if let Some(last) = self.link.exchanges.last_mut() {
                 last.error = Some(error.clone());
             }
             if attempt >= repairs {
@@ -233,13 +157,14 @@ impl LlmPlanner {
                 });
             }
             attempt += 1;
-            let repair = self.shared.prompts.render(
+            let repair = self.link.shared.prompts.render(
                 "repair.j2",
                 &RepairView {
                     phase: phase.name(),
                     error,
                     attempt,
                     attempts_left: repairs - attempt,
+                    warnings: reply::long_decimal_warning(&content).into_iter().collect(),
                 },
             )?;
             messages.push(Message::new("assistant", content));
@@ -249,11 +174,7 @@ impl LlmPlanner {
     }
 }
 
-fn millis(since: Instant) -> u64 {
-    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
-}
-
-fn plan_error(e: &LlmError) -> PlanError {
+pub(super) fn plan_error(e: &LlmError) -> PlanError {
     PlanError::Llm(format!("the LLM planner failed: {}", error_chain(e)))
 }
 
@@ -288,7 +209,7 @@ impl Planner for LlmPlanner {
         self.conversation.clear();
         self.start_turn();
         let view = prompts::phase1_view(ctx);
-        let prompts = &self.shared.prompts;
+        let prompts = &self.link.shared.prompts;
         let messages = (|| {
             Ok::<_, LlmError>(vec![
                 Message::new("system", prompts.render("system.j2", &view)?),
@@ -314,6 +235,7 @@ impl Planner for LlmPlanner {
         }
         let view = prompts::phase2_view(ctx, plan, values);
         let user = self
+            .link
             .shared
             .prompts
             .render("phase2.j2", &view)
@@ -325,7 +247,7 @@ impl Planner for LlmPlanner {
     }
 
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
-        std::mem::take(&mut self.exchanges)
+        std::mem::take(&mut self.link.exchanges)
     }
 
     fn revise(
@@ -346,7 +268,7 @@ impl Planner for LlmPlanner {
         let revised = (|| {
             messages.push(Message::new(
                 "user",
-                self.shared.prompts.render("revise.j2", &view)?,
+                self.link.shared.prompts.render("revise.j2", &view)?,
             ));
             self.converse(Phase::Revise, messages, |content| {
                 check_phase1(ctx, content)
@@ -362,6 +284,6 @@ impl Planner for LlmPlanner {
     }
 
     fn stop_reason(&self) -> Option<String> {
-        self.shared.limits.stop_reason()
+        self.link.shared.limits.stop_reason()
     }
 }

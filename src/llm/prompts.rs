@@ -26,17 +26,24 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The templates, by file name, as shipped in `prompts/`.
-pub const TEMPLATES: [(&str, &str); 6] = [
+pub const TEMPLATES: [(&str, &str); 8] = [
     ("system.j2", include_str!("../../prompts/system.j2")),
     ("phase1.j2", include_str!("../../prompts/phase1.j2")),
     ("phase2.j2", include_str!("../../prompts/phase2.j2")),
     ("repair.j2", include_str!("../../prompts/repair.j2")),
+    (
+        "agent_system.j2",
+        include_str!("../../prompts/agent_system.j2"),
+    ),
+    ("agent.j2", include_str!("../../prompts/agent.j2")),
     ("revise.j2", include_str!("../../prompts/revise.j2")),
     ("critic.j2", include_str!("../../prompts/critic.j2")),
 ];
 
-/// The templates of the critics' round, optional in a `--llm-prompts` folder.
-pub const CRITIC_TEMPLATES: &[&str] = &["revise.j2", "critic.j2"];
+/// The agent's and the critics' templates: a folder of edited templates
+/// may leave them out (the built-in ones are used), so folders written for
+/// the two-phase planner keep working.
+const OPTIONAL: [&str; 4] = ["agent_system.j2", "agent.j2", "revise.j2", "critic.j2"];
 
 /// The loaded templates.
 #[derive(Debug)]
@@ -81,19 +88,15 @@ impl Prompts {
     }
 
     /// The templates of a folder: each of [`TEMPLATES`]' names must be
-    /// there, but for the critic's ([`CRITIC_TEMPLATES`]), which are the
-    /// built-in ones when the folder lacks them (folders written before
-    /// they existed still work).
+    /// there, but for the agent's and the critics' (the built-in ones
+    /// stand in).
     pub fn from_dir(dir: &Path) -> Result<Self, LlmError> {
         let mut sources = Vec::new();
         for (name, builtin) in TEMPLATES {
             let path = dir.join(name);
             let text = match std::fs::read_to_string(&path) {
                 Ok(text) => text,
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound
-                        && CRITIC_TEMPLATES.contains(&name) =>
-                {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && OPTIONAL.contains(&name) => {
                     builtin.to_string()
                 }
                 Err(source) => return Err(LlmError::TemplateFile { path, source }),
@@ -122,7 +125,14 @@ impl Prompts {
         self.render("phase1.j2", &one)?;
         self.render("phase1.j2", &Phase1View::default())?;
         self.render("phase2.j2", &sample_phase2(&one))?;
-        for phase in ["phase1", "phase2", "revise", "critic"] {
+        let agent = AgentView {
+            turn: one,
+            max_tool_calls: super::DEFAULT_MAX_TOOL_CALLS,
+            tools: AGENT_TOOLS.to_vec(),
+        };
+        self.render("agent_system.j2", &agent)?;
+        self.render("agent.j2", &agent)?;
+        for phase in ["phase1", "phase2", "agent", "revise", "critic"] {
             self.render(
                 "repair.j2",
                 &RepairView {
@@ -130,6 +140,7 @@ impl Prompts {
                     error: "sample error".into(),
                     attempt: 1,
                     attempts_left: 1,
+                    warnings: vec!["sample warning".into()],
                 },
             )?;
         }
@@ -141,7 +152,7 @@ impl Prompts {
                 suspects: vec!["a".into()],
             },
         )?;
-        self.render("critic.j2", &sample_critic(&one))?;
+        self.render("critic.j2", &sample_critic(&agent.turn))?;
         Ok(())
     }
 }
@@ -334,6 +345,8 @@ pub struct Phase2View {
     pub question: String,
     /// 0-based index of this turn.
     pub turn: usize,
+    /// Every earlier turn, answered or not.
+    pub conversation: Vec<ResultView>,
     /// The answered earlier turns.
     pub results: Vec<ResultView>,
     /// The plan's metadata.
@@ -344,10 +357,37 @@ pub struct Phase2View {
     pub patterns: Vec<PatternView>,
 }
 
+/// The agent's tools, as its prompts name them.
+const AGENT_TOOLS: [&str; 5] = super::agent::tools::NAMES;
+
+/// Everything `agent_system.j2` and `agent.j2` receive: what Phase 1 sees,
+/// the tool-call limit and the tools' names.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AgentView {
+    /// The turn as Phase 1 sees it (its fields are the template's).
+    #[serde(flatten)]
+    pub turn: Phase1View,
+    /// Tool calls the model may make this turn.
+    pub max_tool_calls: u32,
+    /// The tools' names.
+    pub tools: Vec<&'static str>,
+}
+
+impl AgentView {
+    /// What the agent's prompts show for a turn.
+    pub fn new(ctx: &TurnContext<'_>, max_tool_calls: u32) -> Self {
+        Self {
+            turn: phase1_view(ctx),
+            max_tool_calls,
+            tools: AGENT_TOOLS.to_vec(),
+        }
+    }
+}
+
 /// Everything `repair.j2` receives.
 #[derive(Debug, Clone, Serialize)]
 pub struct RepairView {
-    /// `phase1` or `phase2`.
+    /// `phase1`, `phase2` or `agent`.
     pub phase: &'static str,
     /// Why the reply could not be used.
     pub error: String,
@@ -355,6 +395,9 @@ pub struct RepairView {
     pub attempt: u32,
     /// Repairs left after this one.
     pub attempts_left: u32,
+    /// Warnings about the reply beside its error (a decimal literal the
+    /// store cannot hold, [`super::reply::long_decimal_warning`]).
+    pub warnings: Vec<String>,
 }
 
 /// Everything `revise.j2` receives.
@@ -583,10 +626,11 @@ pub fn phase1_view(ctx: &TurnContext<'_>) -> Phase1View {
 
 /// What Phase 2 shows for a turn.
 pub fn phase2_view(ctx: &TurnContext<'_>, plan: &Plan, values: &[UsedValue]) -> Phase2View {
-    let (_, results) = conversation_views(ctx.state);
+    let (conversation, results) = conversation_views(ctx.state);
     Phase2View {
         question: ctx.question.to_string(),
         turn: ctx.turn,
+        conversation,
         results,
         plan: PlanView {
             entity: plan.entity.clone(),
@@ -680,6 +724,7 @@ fn sample_phase2(one: &Phase1View) -> Phase2View {
     Phase2View {
         question: one.question.clone(),
         turn: one.turn,
+        conversation: one.conversation.clone(),
         results: one.results.clone(),
         plan: PlanView {
             entity: Some("net sales".into()),

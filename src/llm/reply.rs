@@ -77,6 +77,47 @@ pub fn phase2(content: &str) -> Result<Phase2, String> {
     formula_of(&map)?.ok_or_else(|| "the reply has no `formula` string".to_string())
 }
 
+/// Decimal places past which Oxigraph's `xsd:decimal` cannot hold a
+/// literal exactly: a query comparing with one silently matches nothing.
+pub const MAX_DECIMAL_PLACES: usize = 18;
+
+/// A warning for the repair message when `text` (a reply) holds a decimal
+/// literal with more than [`MAX_DECIMAL_PLACES`] decimal places; none
+/// otherwise.
+pub fn long_decimal_warning(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() && (i == 0 || !is_word(bytes[i - 1])) {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i + 1 < bytes.len() && bytes[i] == b'.' && bytes[i + 1].is_ascii_digit() {
+                let dot = i;
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i - dot - 1 > MAX_DECIMAL_PLACES && (i == bytes.len() || !is_word(bytes[i])) {
+                    found.push(&text[start..i]);
+                }
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let first = found.first()?;
+    Some(format!(
+        "the decimal literal `{first}` has more than {MAX_DECIMAL_PLACES} decimal places: the store cannot hold it exactly and a query comparing with it silently matches nothing; write at most {MAX_DECIMAL_PLACES} decimal places (or select the value and compute in the formula)"
+    ))
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+}
+
 /// Declares the graph's prefixes ahead of every SPARQL of a plan, so a
 /// model may use `fk:`, `qb:`, `rdfs:`... without declaring them (its own
 /// declarations come later and win).
@@ -139,6 +180,22 @@ mod tests {
             panic!("a query")
         };
         GuardedQuery::parse(sparql).expect("a prefix declared twice parses");
+    }
+
+    #[test]
+    fn warns_of_decimals_past_eighteen_places() {
+        let long = "FILTER(?value = 0.1234567890123456789)";
+        let warning = long_decimal_warning(long).unwrap();
+        assert!(warning.contains("`0.1234567890123456789`"), "{warning}");
+        assert!(warning.contains("18 decimal places"), "{warning}");
+        assert_eq!(
+            long_decimal_warning("FILTER(?value = 0.123456789012345678)"),
+            None
+        );
+        assert_eq!(
+            long_decimal_warning("fk:row/rdfs:label \"12.5\" x1.2345678901234567890"),
+            None
+        );
     }
 
     #[test]

@@ -106,7 +106,7 @@ impl RulesPlanner {
         // columns that sit together
         let new = g.nearest_twin(new, &old);
         old = g.nearest_twin(old, &new);
-        Ok(Pair(new, old))
+        Ok(flow_or_pair(t, new, old, late))
     }
 
     /// A change over the one year the question prints: over an index's
@@ -136,8 +136,10 @@ impl RulesPlanner {
         // "the increase in 2010 on positions assumed in acquisitions": a
         // roll-forward's flow row is the year's change
         if t.r.op == Operation::Change {
-            if let Ok(value) = g.ground(metric, Some(y)) {
+            if let Ok(mut value) = g.ground(metric, Some(y)) {
                 if value.cell.is_some_and(|(row, _)| g.is_flow_row(row)) {
+                    // the year's change, whether or not its column names the year
+                    value.year = value.year.or(Some(y));
                     return Ok(ChangeInputs::Printed(value));
                 }
             }
@@ -279,15 +281,30 @@ fn printed_change(t: &Turn<'_>, y: i32) -> Option<Operand> {
         .filter(|v| v.printed_change && v.year == Some(y))
 }
 
+/// Both years read the same flow row of a roll-forward ("volume/weather"
+/// between "2010 net revenue" and "2011 net revenue"): the row is the
+/// change itself, of the later year; else the pair.
+fn flow_or_pair(t: &Turn<'_>, new: Operand, old: Operand, late: i32) -> ChangeInputs {
+    match (new.cell, old.cell) {
+        (Some(a), Some(b)) if a == b && t.g.is_flow_row(a.0) => {
+            let mut value = new;
+            value.year = value.year.or(Some(late));
+            ChangeInputs::Printed(value)
+        }
+        _ => Pair(new, old),
+    }
+}
+
 /// No year printed: the years of the last change, else the page's last two.
 fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> {
     let (g, metric) = (&t.g, t.metric.as_slice());
     if let Some(prev) = last_change(&t.history) {
         let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
         if ys.len() >= 2 && ys[0] != ys[1] {
-            let new = g.ground(metric, Some(ys[0].max(ys[1])))?;
+            let late = ys[0].max(ys[1]);
+            let new = g.ground(metric, Some(late))?;
             let old = g.ground(metric, Some(ys[0].min(ys[1])))?;
-            return Ok(Pair(new, old));
+            return Ok(flow_or_pair(t, new, old, late));
         }
     }
     let ys = g.years();

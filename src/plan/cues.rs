@@ -46,6 +46,11 @@ pub(super) struct Cues {
     pub change_word: Vec<String>,
     /// Words that name an earlier ratio.
     pub ratio_word: Vec<String>,
+    /// Bare percentage triggers that, with a verb of change, ask for a
+    /// percentage change.
+    pub rate_of_change_ask: Vec<String>,
+    /// Verbs of change that turn a bare percentage into a percentage change.
+    pub rate_of_change_verb: Vec<String>,
     /// Words of "including all years".
     pub all_periods_word: Vec<String>,
     /// Determiners of a span of time after "over".
@@ -157,6 +162,8 @@ impl Cues {
             part_whole_preposition: plain("PartWholePreposition"),
             change_word: plain("ChangeWord"),
             ratio_word: plain("RatioWord"),
+            rate_of_change_ask: plain("RateOfChangeAsk"),
+            rate_of_change_verb: plain("RateOfChangeVerb"),
             all_periods_word: plain("AllPeriodsWord"),
             time_span_determiner: plain("TimeSpanDeterminer"),
             time_span_word: plain("TimeSpanWord"),

@@ -93,6 +93,38 @@ fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
     })
 }
 
+/// A table of the changes between two years' amounts, opened and closed by
+/// rows that name the same amount in consecutive years ("2010 net revenue"
+/// ... "2011 net revenue"): its first row is the beginning of the period,
+/// its last the end, the rows between are its flows. Boundaries the labels
+/// already print are kept.
+fn bracket_years(schema: &Schema, mut boundary: Vec<Option<Boundary>>) -> Vec<Option<Boundary>> {
+    let n = schema.rows.len();
+    if n < 3 || boundary.iter().any(Option::is_some) {
+        return boundary;
+    }
+    let named = |label: &str| -> Option<(i32, Vec<String>)> {
+        let years = words::years_in(label);
+        let [year] = years.as_slice() else {
+            return None;
+        };
+        let rest = content_words(label)
+            .into_iter()
+            .filter(|w| words::years_in(w).is_empty())
+            .collect();
+        Some((*year, rest))
+    };
+    if let (Some((a, first)), Some((b, last))) =
+        (named(&schema.rows[0].0), named(&schema.rows[n - 1].0))
+    {
+        if b == a + 1 && first == last && !first.is_empty() {
+            boundary[0] = Some(Boundary::Beginning);
+            boundary[n - 1] = Some(Boundary::End);
+        }
+    }
+    boundary
+}
+
 /// One value per label (row or column), computed from the label's text.
 fn per_label<T>(labels: &[(String, Option<i32>)], f: impl Fn(&str) -> T) -> Vec<T> {
     labels.iter().map(|(l, _)| f(l)).collect()
@@ -242,7 +274,10 @@ impl PageIndex {
             row_is_total: per_label(&schema.rows, is_total),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
-            row_boundary: per_label(&schema.rows, |l| label_boundary(l, cues)),
+            row_boundary: bracket_years(
+                schema,
+                per_label(&schema.rows, |l| label_boundary(l, cues)),
+            ),
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
             row_quarter,
             lost_row_year,

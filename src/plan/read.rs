@@ -198,6 +198,13 @@ impl RulesPlanner {
         if weak_sum && !self.asks_several(masked, years) {
             op = Operation::Lookup;
         }
+        // "by what percentage did net sales grow": a rate of change
+        if op == Operation::Ratio
+            && self.cues.rate_of_change_ask.iter().any(|w| w == trigger)
+            && contains_any(masked, &self.cues.rate_of_change_verb)
+        {
+            op = Operation::PercentageChange;
+        }
         if op == Operation::Quotient && constants.is_empty() {
             op = Operation::Ratio;
         }

@@ -149,11 +149,17 @@ impl RulesPlanner {
                 .collect()
         };
         if own_metric.is_empty() && own_cues.is_empty() {
-            // "and in 2006?": the same row (or sentence) as the last value asked
+            // "and in 2006?": the same row (or sentence) as the last value
+            // asked, or as the last change (whose two values share a row)
             g.anchor = history
                 .iter()
                 .rev()
-                .find(|h| h.metric_type == MetricType::Value)
+                .find(|h| {
+                    matches!(
+                        h.metric_type,
+                        MetricType::Value | MetricType::Change | MetricType::PercentageChange
+                    )
+                })
                 .and_then(|h| h.variables.first())
                 .and_then(|v| v.metric.clone())
                 .map(|label| (inherited.clone(), label));

@@ -247,7 +247,7 @@ pub struct ScoredTurn<'a> {
 }
 
 /// One call to an LLM: a line of `llm_exchanges.jsonl`, written by `eval`
-/// from each turn's trace (`--planner llm`): the turn's exchange as the
+/// from each turn's trace (`--planner llm` or `agent`): the turn's exchange as the
 /// trace holds it, with the conversation and turn it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LlmExchangeRecord {

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 /// what it cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LlmExchange {
-    /// `phase1` or `phase2`.
+    /// `phase1` or `phase2` (the LLM planner), `agent` (the agent planner).
     pub phase: String,
     /// 0 for the phase's first request, then 1, 2... for each reply sent
-    /// back with its error.
+    /// back with its error (the agent: each step of its tool loop).
     pub attempt: usize,
     /// The messages this exchange added to the phase's conversation: the
     /// rendered system and user prompts on attempt 0, the error fed back

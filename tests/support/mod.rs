@@ -22,6 +22,9 @@ pub enum Reply {
         prompt_tokens: u64,
         completion_tokens: u64,
     },
+    /// A chat completion whose message holds `tool_calls` (as given: a
+    /// test may send malformed ones) and no content.
+    ToolCalls(Value),
     /// A bare HTTP response.
     Status {
         status: u16,
@@ -44,6 +47,24 @@ impl Reply {
     /// A completion whose content is this JSON.
     pub fn json(value: Value) -> Self {
         Self::chat(value.to_string())
+    }
+    /// A completion calling the tools `calls` (name, arguments), the
+    /// arguments sent as JSON text as OpenAI does.
+    pub fn tools(calls: &[(&str, Value)]) -> Self {
+        Reply::ToolCalls(Value::Array(
+            calls
+                .iter()
+                .enumerate()
+                .map(|(i, (name, args))| {
+                    serde_json::json!({"id": format!("call_{i}_{name}"), "type": "function",
+                                       "function": {"name": name, "arguments": args.to_string()}})
+                })
+                .collect(),
+        ))
+    }
+    /// A completion calling one tool.
+    pub fn tool(name: &str, args: Value) -> Self {
+        Self::tools(&[(name, args)])
     }
     /// An HTTP status with a body.
     pub fn status(status: u16, body: &str) -> Self {
@@ -238,6 +259,15 @@ fn respond(mut stream: TcpStream, reply: Reply) {
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                           "total_tokens": prompt_tokens + completion_tokens}
+            });
+            (200, Vec::new(), body.to_string())
+        }
+        Reply::ToolCalls(calls) => {
+            let body = serde_json::json!({
+                "id": "chatcmpl-test", "object": "chat.completion", "model": "scripted",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": calls},
+                             "finish_reason": "tool_calls"}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
             });
             (200, Vec::new(), body.to_string())
         }
