@@ -13,6 +13,9 @@
 //!   planner and [`llm`] the LLM planner (prompts, a chat-completions
 //!   client, a reply cache; the only module that touches the network),
 //!   side by side.
+//! - [`critic`] checks a proposed result before it is kept (the
+//!   deterministic checks; the LLM critic is in [`llm`]); on a finding the
+//!   planner revises once.
 //! - [`pipeline`] answers a conversation turn by turn.
 //! - [`run`] holds a run's records (the run folder's, the scores, the
 //!   observer seam), shared by [`eval`], which scores runs and writes run
@@ -29,6 +32,7 @@
 //!   the binary only parses the arguments.
 
 pub mod cli;
+pub mod critic;
 pub mod dataset;
 pub mod eval;
 pub mod exec;

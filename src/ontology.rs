@@ -17,8 +17,9 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 /// The TBox files, by name, as shipped in `ontology/`.
-pub const TBOX_FILES: [(&str, &str); 4] = [
+pub const TBOX_FILES: [(&str, &str); 5] = [
     ("core.ttl", include_str!("../ontology/core.ttl")),
+    ("critic.ttl", include_str!("../ontology/critic.ttl")),
     ("patterns.ttl", include_str!("../ontology/patterns.ttl")),
     ("shapes.ttl", include_str!("../ontology/shapes.ttl")),
     ("lexicon.ttl", include_str!("../ontology/lexicon.ttl")),

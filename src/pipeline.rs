@@ -8,14 +8,19 @@
 //! A planner that checks its plan before handing it on does so through the
 //! turn's [`PlanCheck`] (a `Checker`), which keeps what it bound and
 //! evaluated: the pipeline reuses it, so each plan is bound once.
+//!
+//! With [`Planners::critic`], each result is reviewed before it is kept: on
+//! a finding the planner gets one revision ([`Planner::revise`]), kept only
+//! when the critic accepts it; the trace records both (`critic`).
 
+use crate::critic::{Critic, Review};
 use crate::dataset::Conversation;
 use crate::exec;
 use crate::kg::{GraphStats, KgError, KgStore, PageSource, Schema};
 use crate::planner::{PlanCheck, Planner, TurnContext};
-use crate::trace::{error_chain, TurnTrace};
+use crate::trace::{error_chain, CriticTrace, RevisionTrace, TurnTrace};
 use crate::turn::{
-    Answer, ConversationState, MetricType, Plan, Scale, TurnResult, Usage, UsedValue,
+    Answer, ConversationState, Finding, MetricType, Plan, Scale, TurnResult, Usage, UsedValue,
 };
 use std::cell::RefCell;
 use std::time::Instant;
@@ -167,12 +172,15 @@ impl Session {
     /// and there is a fallback, the fallback answers it and the trace keeps
     /// the first planner's exchanges and says why (`fallback`).
     pub fn ask_with(&mut self, planners: &mut Planners, question: &str) -> TurnTrace {
-        let (first, result) = self.attempt(planners.primary.as_mut(), question);
+        let critic = &mut planners.critic;
+        let (first, result) =
+            self.attempt_reviewed(planners.primary.as_mut(), critic.as_deref_mut(), question);
         let Some(fallback) = planners.fallback.as_mut().filter(|_| result.is_none()) else {
             self.state.push_turn(question, result);
             return first;
         };
-        let (mut trace, result) = self.attempt(fallback.as_mut(), question);
+        let (mut trace, result) =
+            self.attempt_reviewed(fallback.as_mut(), critic.as_deref_mut(), question);
         trace.fallback = Some(format!(
             "{} failed: {}",
             first.planner,
@@ -202,6 +210,116 @@ impl Session {
         (trace, result)
     }
 
+    /// [`Session::attempt`], then the critic's review of the result and,
+    /// on a finding, one revision, kept only when the critic accepts it.
+    fn attempt_reviewed(
+        &self,
+        planner: &mut dyn Planner,
+        critic: Option<&mut (dyn Critic + Send + 'static)>,
+        question: &str,
+    ) -> (TurnTrace, Option<TurnResult>) {
+        let (mut trace, result) = self.attempt(planner, question);
+        let (Some(critic), Some(first)) = (critic, result.as_ref()) else {
+            return (trace, result);
+        };
+        let mut note = CriticTrace {
+            critic: critic.name().to_string(),
+            findings: Vec::new(),
+            revision: None,
+        };
+        let finding = critic.review(&Review {
+            question,
+            state: &self.state,
+            result: first,
+        });
+        trace.llm.append(&mut critic.take_exchanges());
+        let Some(finding) = finding else {
+            trace.usage = Usage::of(&trace.llm);
+            trace.critic = Some(note);
+            return (trace, result);
+        };
+        note.findings.push(finding.clone());
+        let mut again = TurnTrace::new(&self.id, self.state.len(), question, planner.name());
+        let revised = self.revise_and_run(planner, question, &finding, &mut again);
+        trace.llm.append(&mut planner.take_exchanges());
+        let grounding = planner.take_grounding();
+        trace.timings_us.plan += again.timings_us.plan;
+        trace.timings_us.execute += again.timings_us.execute;
+        let mut revision = RevisionTrace {
+            accepted: false,
+            answer: again.answer,
+            replaced: None,
+            formula: again.formula.clone(),
+            plan: again.plan.clone(),
+            error: again.error.clone(),
+        };
+        let mut kept = result;
+        if let Some(revised) = revised {
+            let second = critic.review(&Review {
+                question,
+                state: &self.state,
+                result: &revised,
+            });
+            trace.llm.append(&mut critic.take_exchanges());
+            match second {
+                Some(f) => {
+                    revision.error = Some(format!("the revised result fails too: {f}"));
+                    note.findings.push(f);
+                }
+                None if kept.as_ref().is_some_and(|k| k.value == revised.value) => {
+                    revision.error = Some("the revision gives the same answer".into());
+                }
+                None => {
+                    revision.accepted = true;
+                    revision.replaced = trace.answer;
+                    trace.plan = again.plan;
+                    trace.formula = again.formula;
+                    trace.values = again.values;
+                    trace.grounding = grounding;
+                    trace.answer = again.answer;
+                    trace.result = Some(revised.clone());
+                    kept = Some(revised);
+                }
+            }
+        }
+        note.revision = Some(revision);
+        trace.usage = Usage::of(&trace.llm);
+        trace.critic = Some(note);
+        (trace, kept)
+    }
+
+    /// The planner's revision after `finding`, bound, planned and evaluated.
+    fn revise_and_run(
+        &self,
+        planner: &mut dyn Planner,
+        question: &str,
+        finding: &Finding,
+        trace: &mut TurnTrace,
+    ) -> Option<TurnResult> {
+        let checker = Checker::new(&self.kg, &self.schema, &self.state);
+        let ctx = TurnContext {
+            question,
+            turn: self.state.len(),
+            state: &self.state,
+            schema: &self.schema,
+            check: &checker,
+        };
+        let started = Instant::now();
+        let plan = planner.revise(&ctx, finding);
+        trace.timings_us.plan = micros(started);
+        match plan {
+            None => {
+                trace.error = Some(format!("{} has no other plan", planner.name()));
+                None
+            }
+            Some(Err(e)) => {
+                trace.error = Some(format!("revising failed: {}", error_chain(&e)));
+                None
+            }
+            Some(Ok(plan)) => self.run_plan(planner, &ctx, &checker, plan, trace),
+        }
+    }
+
     fn plan_and_run(
         &self,
         planner: &mut dyn Planner,
@@ -227,6 +345,19 @@ impl Session {
             }
         };
         trace.timings_us.plan = micros(started);
+        self.run_plan(planner, &ctx, &checker, plan, trace)
+    }
+
+    /// Binds a Phase 1 plan, asks Phase 2 and evaluates: the turn's result.
+    fn run_plan(
+        &self,
+        planner: &mut dyn Planner,
+        ctx: &TurnContext<'_>,
+        checker: &Checker<'_>,
+        plan: Plan,
+        trace: &mut TurnTrace,
+    ) -> Option<TurnResult> {
+        let (turn, question) = (ctx.turn, ctx.question);
         trace.plan = Some(plan.clone());
         let started = Instant::now();
         let values = match checker.values(&plan) {
@@ -240,7 +371,7 @@ impl Session {
         trace.values = values.clone();
         let exec_time = micros(started);
         let started = Instant::now();
-        let phase2 = match planner.phase2(&ctx, &plan, &values) {
+        let phase2 = match planner.phase2(ctx, &plan, &values) {
             Ok(p) => p,
             Err(e) => {
                 trace.error = Some(format!("planning the formula failed: {}", error_chain(&e)));
@@ -301,6 +432,9 @@ pub struct Planners {
     pub primary: Box<dyn Planner + Send>,
     /// Answers a turn the primary planner failed.
     pub fallback: Option<Box<dyn Planner + Send>>,
+    /// Reviews each result before it is kept (`--critic`); none: every
+    /// result is kept as planned.
+    pub critic: Option<Box<dyn Critic + Send>>,
 }
 
 impl Planners {
@@ -309,7 +443,14 @@ impl Planners {
         Self {
             primary: planner,
             fallback: None,
+            critic: None,
         }
+    }
+
+    /// The same planners, their results reviewed by `critic`.
+    pub fn with_critic(mut self, critic: Option<Box<dyn Critic + Send>>) -> Self {
+        self.critic = critic;
+        self
     }
     /// The run's name for its planners: `llm`, or `llm, fallback rules`.
     pub fn name(&self) -> String {

@@ -9,7 +9,7 @@
 //! reach gold answers: [`crate::dataset::Gold`] appears in no signature.
 
 use crate::kg::{GuardedQuery, QueryOutput, Schema};
-use crate::turn::{Answer, ConversationState, LlmExchange, Phase2, Plan, UsedValue};
+use crate::turn::{Answer, ConversationState, Finding, LlmExchange, Phase2, Plan, UsedValue};
 use oxigraph::model::NamedNode;
 
 /// Binds and evaluates plans exactly as the pipeline will run them, for a
@@ -107,6 +107,17 @@ pub trait Planner {
     /// candidates).
     fn take_grounding(&mut self) -> Vec<crate::trace::ValueGrounding> {
         Vec::new()
+    }
+    /// One revision of the turn just planned, after a critic's finding
+    /// about its result (`crate::critic`): a new Phase 1 plan, which the
+    /// pipeline binds and hands to [`Planner::phase2`] as usual; `None`
+    /// when the planner has no other plan to offer (the default).
+    fn revise(
+        &mut self,
+        _ctx: &TurnContext<'_>,
+        _finding: &Finding,
+    ) -> Option<Result<Plan, PlanError>> {
+        None
     }
     /// Set once the run must stop (a budget or a time limit reached): no
     /// further turn should be asked of this planner.

@@ -25,8 +25,20 @@
 //!  "usage": {"requests": 1, "cache_hits": 0, "prompt_tokens": 812, "completion_tokens": 45,
 //!            "retries": 0, "cost_usd": 0.00042}}
 //! ```
+//!
+//! A turn whose result a critic reviewed (`--critic`, see [`crate::critic`])
+//! adds `critic`: the critic's name, every finding (on the first result,
+//! then on the revised one) and the revision, if one was asked; an accepted
+//! revision's plan, values and formula are the turn's own, and `replaced`
+//! keeps the first answer:
+//! ```json
+//! {"critic": {"critic": "deterministic",
+//!             "findings": [{"check": "year", "message": "...", "suspects": ["value"]}],
+//!             "revision": {"accepted": true, "answer": 1250, "replaced": 2008,
+//!                          "formula": "value", "error": null}}}
+//! ```
 
-use crate::turn::{Answer, LlmExchange, Plan, TurnResult, Usage, UsedValue};
+use crate::turn::{Answer, Finding, LlmExchange, Plan, TurnResult, Usage, UsedValue};
 use serde::Serialize;
 
 /// Microseconds spent in each stage of a turn.
@@ -98,6 +110,42 @@ pub struct TurnTrace {
     /// The exchanges' requests, tokens and cost.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// What a critic found and the revision it asked for, when a critic
+    /// reviewed the turn's result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub critic: Option<CriticTrace>,
+}
+
+/// A critic's review of a turn: its findings and the revision.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CriticTrace {
+    /// The critic, as `--critic` names it.
+    pub critic: String,
+    /// Every finding, in order: on the first result, then on the revised one.
+    pub findings: Vec<Finding>,
+    /// The revision asked after the first finding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<RevisionTrace>,
+}
+
+/// One revision round: the revised result and whether it was kept.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RevisionTrace {
+    /// The revised result passed the critic and replaced the first.
+    pub accepted: bool,
+    /// The revised answer, when the revision gave one.
+    pub answer: Option<Answer>,
+    /// The first answer, when the revision replaced it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<Answer>,
+    /// The revised formula, when there was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub formula: Option<String>,
+    /// The revised plan, when there was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Plan>,
+    /// Why the revision gave no result or was not kept.
+    pub error: Option<String>,
 }
 
 impl TurnTrace {
@@ -119,6 +167,7 @@ impl TurnTrace {
             fallback: None,
             llm: Vec::new(),
             usage: None,
+            critic: None,
         }
     }
 }

@@ -1,9 +1,11 @@
-//! The planner options of `solve` and `eval` (`--planner`, `--fallback`,
-//! the LLM planner's settings) and the planners they make.
+//! The planner options of `solve`, `eval` and `chat` (`--planner`,
+//! `--fallback`, `--critic`, the LLM planner's settings) and the planners
+//! they make.
 
 use super::config::FileConfig;
 use super::CliError;
-use crate::llm::{AgentPlanner, LlmConfig, LlmPlanner, LlmShared, StageOverride};
+use crate::critic::{Critic, Deterministic};
+use crate::llm::{AgentPlanner, LlmConfig, LlmCritic, LlmPlanner, LlmShared, StageOverride};
 use crate::pipeline::Planners;
 use crate::plan::RulesPlanner;
 use crate::planner::Planner;
@@ -33,6 +35,21 @@ pub enum FallbackKind {
     Rules,
 }
 
+/// Which critic reviews each result before it is kept.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CriticKind {
+    /// Checks that need no model: the scale, percentage and sign asked,
+    /// a look-up that is a year, a result 1000 times its operands, one
+    /// value read twice.
+    Deterministic,
+    /// The deterministic checks, then a language model's review (the LLM
+    /// options, `[critic]` of the configuration file; one more request a
+    /// turn).
+    Llm,
+    /// Keep every result as planned.
+    Off,
+}
+
 /// Which planner plans the turns, and its settings.
 #[derive(Args, Clone)]
 pub struct PlannerArgs {
@@ -49,6 +66,12 @@ pub struct PlannerArgs {
     /// lexicon's synonyms (ontology/lexicon.ttl).
     #[arg(long)]
     pub no_lexicon: bool,
+    /// Review each result before it is kept; on a finding the planner
+    /// revises once (the rules planner tries its next-best grounding, the
+    /// LLM planner reads the finding) and the revision is kept only if it
+    /// passes. Findings and revisions are in the trace (`critic`).
+    #[arg(long, value_enum, default_value = "deterministic")]
+    pub critic: CriticKind,
     /// The per-stage configuration file (TOML: `[phase1]`, `[phase2]`,
     /// `[agent]`, `[critic]`, `[run]`; see finkg.example.toml); without it,
     /// `finkg.toml` of the working directory is read when there is one.
@@ -368,14 +391,16 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
             RulesPlanner::new()?.with_lexicon(!args.no_lexicon),
         ))
     };
-    match args.planner {
+    let planners: Vec<Planners> = match args.planner {
         PlannerKind::Rules => {
             if args.fallback.is_some() {
                 return Err(CliError::new(
                     "--fallback is for --planner llm or --planner agent",
                 ));
             }
-            (0..jobs).map(|_| Ok(Planners::single(rules()?))).collect()
+            (0..jobs)
+                .map(|_| Ok(Planners::single(rules()?)))
+                .collect::<Result<_, CliError>>()?
         }
         PlannerKind::Llm | PlannerKind::Agent => {
             let shared: Arc<LlmShared> =
@@ -393,11 +418,38 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
                             Some(FallbackKind::Rules) => Some(rules()?),
                             None => None,
                         },
+                        critic: None,
                     })
                 })
-                .collect()
+                .collect::<Result<_, CliError>>()?
         }
-    }
+    };
+    // the LLM critic's own stage (`[critic]` over `[phase1]`, flags first)
+    let critic_shared = match args.critic {
+        CriticKind::Llm => Some(LlmShared::new(stage_config(
+            &args.llm,
+            &file,
+            StageKind::Critic,
+        )?)?),
+        _ => None,
+    };
+    planners
+        .into_iter()
+        .map(|p| Ok(p.with_critic(make_critic(args.critic, critic_shared.as_ref())?)))
+        .collect()
+}
+
+/// The critic `--critic` names, one a worker.
+fn make_critic(
+    kind: CriticKind,
+    shared: Option<&Arc<LlmShared>>,
+) -> Result<Option<Box<dyn Critic + Send>>, CliError> {
+    Ok(match (kind, shared) {
+        (CriticKind::Off, _) => None,
+        (CriticKind::Deterministic, _) => Some(Box::new(Deterministic::new()?)),
+        (CriticKind::Llm, Some(shared)) => Some(Box::new(LlmCritic::new(shared.clone())?)),
+        (CriticKind::Llm, None) => return Err(CliError::new("--critic llm needs the LLM options")),
+    })
 }
 
 #[cfg(test)]

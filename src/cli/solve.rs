@@ -101,6 +101,31 @@ fn print_turn_failure(
     }
 }
 
+/// Prints a critic's findings and revision, when it found anything.
+fn print_critic(out: &mut impl Write, t: &TurnTrace) -> io::Result<()> {
+    let Some(c) = &t.critic else {
+        return Ok(());
+    };
+    for f in &c.findings {
+        writeln!(out, "    critic ({}): {f}", c.critic)?;
+    }
+    if let Some(r) = &c.revision {
+        let answer = r
+            .answer
+            .map_or_else(|| "no answer".to_string(), |a| a.to_string());
+        match (r.accepted, &r.error) {
+            (true, _) => writeln!(
+                out,
+                "    revised: {answer} (replaces {})",
+                r.replaced.map(|a| a.to_string()).unwrap_or_default()
+            )?,
+            (false, Some(e)) => writeln!(out, "    revision not kept ({answer}): {e}")?,
+            (false, None) => writeln!(out, "    revision not kept ({answer})")?,
+        }
+    }
+    Ok(())
+}
+
 /// Prints a turn: its answer or why there is none; with `explain`, its
 /// plan, SPARQL, bindings, formula and LLM exchanges; with `json`, one JSON line.
 pub fn print_turn(
@@ -124,6 +149,9 @@ pub fn print_turn(
             if let Some(f) = &t.fallback {
                 line["fallback"] = f.clone().into();
             }
+            if let Some(c) = t.critic.as_ref().filter(|c| !c.findings.is_empty()) {
+                line["critic"] = serde_json::to_value(c).unwrap_or_default();
+            }
             if !t.llm.is_empty() {
                 line["llm"] = serde_json::to_value(&t.llm).unwrap_or_default();
                 line["usage"] = serde_json::to_value(t.usage).unwrap_or_default();
@@ -146,6 +174,7 @@ pub fn print_turn(
         if let Some(f) = &t.fallback {
             writeln!(out, "    fallback: {f}; answered by {}", t.planner)?;
         }
+        print_critic(out, t)?;
         print_exchanges(out, t)?;
         if let Some(plan) = &t.plan {
             writeln!(

@@ -111,6 +111,9 @@ fn turn(id: &str, t: &TurnView) -> String {
     if let Some(f) = &t.formula {
         let _ = writeln!(s, "- formula: `{f}`");
     }
+    for line in &t.critic {
+        let _ = writeln!(s, "- {line}");
+    }
     s.push('\n');
     let queries: Vec<(&str, &str)> = match &t.plan {
         Some(plan) => plan

@@ -131,6 +131,9 @@ pub struct TurnView {
     pub values: Vec<ValueView>,
     /// Why the first planner failed, when the fallback answered.
     pub fallback: Option<String>,
+    /// A critic's findings and revision, one line each (none when it
+    /// found nothing).
+    pub critic: Vec<String>,
     /// Microseconds spent planning.
     pub plan_us: u64,
     /// Microseconds spent binding values and evaluating the formula.
@@ -570,6 +573,7 @@ impl TurnView {
             formula: str_of("formula"),
             values,
             fallback: str_of("fallback"),
+            critic: v.get("critic").map(critic_lines).unwrap_or_default(),
             plan_us: timing("plan"),
             execute_us: timing("execute"),
             usage: v
@@ -826,6 +830,46 @@ pub fn strip_prefixes(sparql: &str) -> String {
         lines.next();
     }
     lines.collect::<Vec<_>>().join("\n")
+}
+
+/// A trace's `critic` as lines: each finding, then the revision.
+fn critic_lines(c: &Value) -> Vec<String> {
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => "no answer".to_string(),
+        Some(other) => other.to_string(),
+    };
+    let mut out: Vec<String> = c
+        .get("findings")
+        .and_then(Value::as_array)
+        .map(|fs| {
+            fs.iter()
+                .map(|f| {
+                    format!(
+                        "critic: {} check: {}",
+                        text(f.get("check")),
+                        text(f.get("message"))
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(r) = c.get("revision").filter(|r| r.is_object()) {
+        if r.get("accepted").and_then(Value::as_bool) == Some(true) {
+            out.push(format!(
+                "revised: {} (replaces {})",
+                text(r.get("answer")),
+                text(r.get("replaced"))
+            ));
+        } else {
+            out.push(format!(
+                "revision not kept ({}): {}",
+                text(r.get("answer")),
+                text(r.get("error"))
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -234,6 +234,9 @@ pub fn turn(t: &TurnView, page: Option<&PageRecord>, marks: Marks) -> String {
     if let Some(f) = &t.fallback {
         let _ = writeln!(s, "    fallback: {f}; answered by {}", t.planner);
     }
+    for line in &t.critic {
+        let _ = writeln!(s, "    {line}");
+    }
     s.push_str(&explain(t, page, marks));
     s
 }

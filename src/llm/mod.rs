@@ -17,10 +17,12 @@
 //!   stage (Phase 1, Phase 2, the agent), the turn's deadline, the
 //!   exchanges recorded;
 //! - [`planner`] drives a turn: request, read, check the plan by binding it
-//!   through [`crate::exec`], feed errors back a bounded number of times;
+//!   through [`crate::exec`], feed errors back a bounded number of times,
+//!   and revise a plan after a critic's finding;
 //! - [`agent`] is the tool-calling planner (`--planner agent`): the model
 //!   explores the page's graph with tools, then calls `answer` with the
-//!   same contract.
+//!   same contract;
+//! - [`critic`] reviews a proposed result (`--critic llm`).
 //!
 //! **Invariant:** only this module touches the network, and only when the
 //! LLM planner or the agent is asked for (`--planner llm`, `--planner agent`). A reply becomes a plan only
@@ -30,6 +32,7 @@
 pub mod agent;
 pub mod cache;
 pub mod client;
+pub mod critic;
 pub mod limits;
 pub mod link;
 pub mod planner;
@@ -37,6 +40,7 @@ pub mod prompts;
 pub mod reply;
 
 pub use agent::AgentPlanner;
+pub use critic::LlmCritic;
 pub use planner::LlmPlanner;
 
 use cache::ResponseCache;

@@ -11,6 +11,10 @@
 //! reply when there was one, else asks with `phase2.j2` and checks the
 //! same way.
 //!
+//! After a critic's finding ([`Planner::revise`]), the accepted Phase 1
+//! exchange goes back with the finding (`revise.j2`) and the reply is read
+//! and checked as a Phase 1 reply.
+//!
 //! Each planner owns a [`Link`] (a current-thread tokio runtime, an HTTP
 //! client a phase: Phase 2 may have its own endpoint and model, see
 //! [`super::LlmConfig::phase2`]);
@@ -19,12 +23,12 @@
 
 use super::client::{request_body, Message};
 use super::link::{Link, Stage};
-use super::prompts::{self, RepairView};
+use super::prompts::{self, RepairView, RevisionView};
 use super::{reply, LlmError, LlmShared};
 use crate::kg::watchdog::with_deadline;
 use crate::planner::{PlanCheck, PlanError, Planner, TurnContext};
 use crate::trace::error_chain;
-use crate::turn::{LlmExchange, Phase2, Plan, UsedValue};
+use crate::turn::{Finding, LlmExchange, Phase2, Plan, UsedValue};
 use std::sync::Arc;
 
 /// The LLM planner.
@@ -33,6 +37,9 @@ pub struct LlmPlanner {
     phase1: Stage,
     phase2: Stage,
     pending: Option<Phase2>,
+    /// The turn's accepted Phase 1 exchange (its messages and the reply),
+    /// which a revision continues.
+    conversation: Vec<Message>,
 }
 
 impl std::fmt::Debug for LlmPlanner {
@@ -44,10 +51,14 @@ impl std::fmt::Debug for LlmPlanner {
 }
 
 /// Which phase an exchange belongs to.
-#[derive(Debug, Clone, Copy)]
-enum Phase {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
     One,
     Two,
+    /// Phase 1 again, after a critic's finding.
+    Revise,
+    /// A review of a proposed result ([`super::LlmCritic`]).
+    Critic,
 }
 
 impl Phase {
@@ -55,6 +66,8 @@ impl Phase {
         match self {
             Phase::One => "phase1",
             Phase::Two => "phase2",
+            Phase::Revise => "revise",
+            Phase::Critic => "critic",
         }
     }
 }
@@ -71,6 +84,7 @@ impl LlmPlanner {
             phase1,
             phase2,
             pending: None,
+            conversation: Vec::new(),
         })
     }
 
@@ -83,7 +97,7 @@ impl LlmPlanner {
         prompt: String,
     ) -> Result<String, LlmError> {
         let stage = match phase {
-            Phase::One => &self.phase1,
+            Phase::One | Phase::Revise | Phase::Critic => &self.phase1,
             Phase::Two => &self.phase2,
         };
         let body = request_body(&stage.config, messages);
@@ -93,8 +107,19 @@ impl LlmPlanner {
         Ok(reply.content)
     }
 
+    /// What a run's LLM planners share.
+    pub(super) fn shared(&self) -> &LlmShared {
+        &self.link.shared
+    }
+
+    /// Starts the clock of a turn's time limit.
+    pub(super) fn start_turn(&mut self) {
+        let limit = self.link.shared.config.turn_time_limit;
+        self.link.start_turn(limit);
+    }
+
     /// Asks until `check` accepts a reply or the repairs run out.
-    fn converse<T>(
+    pub(super) fn converse<T>(
         &mut self,
         phase: Phase,
         mut messages: Vec<Message>,
@@ -112,7 +137,13 @@ impl LlmPlanner {
             // the turn's time limit also stops a query of the reply in flight
             let deadline = self.link.turn_deadline.as_ref().map(|d| d.at);
             let error = match with_deadline(deadline, || check(&content)) {
-                Ok(value) => return Ok(value),
+                Ok(value) => {
+                    if matches!(phase, Phase::One | Phase::Revise) {
+                        self.conversation = messages;
+                        self.conversation.push(Message::new("assistant", content));
+                    }
+                    return Ok(value);
+                }
                 Err(error) => error,
             };
             if let Some(last) = self.link.exchanges.last_mut() {
@@ -175,8 +206,8 @@ impl Planner for LlmPlanner {
 
     fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
         self.pending = None;
-        let limit = self.link.shared.config.turn_time_limit;
-        self.link.start_turn(limit);
+        self.conversation.clear();
+        self.start_turn();
         let view = prompts::phase1_view(ctx);
         let prompts = &self.link.shared.prompts;
         let messages = (|| {
@@ -217,6 +248,39 @@ impl Planner for LlmPlanner {
 
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
         std::mem::take(&mut self.link.exchanges)
+    }
+
+    fn revise(
+        &mut self,
+        ctx: &TurnContext<'_>,
+        finding: &Finding,
+    ) -> Option<Result<Plan, PlanError>> {
+        if self.conversation.is_empty() {
+            return None;
+        }
+        self.pending = None;
+        let view = RevisionView {
+            check: finding.check.name(),
+            finding: finding.message.clone(),
+            suspects: finding.suspects.clone(),
+        };
+        let mut messages = std::mem::take(&mut self.conversation);
+        let revised = (|| {
+            messages.push(Message::new(
+                "user",
+                self.link.shared.prompts.render("revise.j2", &view)?,
+            ));
+            self.converse(Phase::Revise, messages, |content| {
+                check_phase1(ctx, content)
+            })
+        })();
+        Some(match revised {
+            Ok((plan, phase2)) => {
+                self.pending = phase2;
+                Ok(plan)
+            }
+            Err(e) => Err(plan_error(&e)),
+        })
     }
 
     fn stop_reason(&self) -> Option<String> {

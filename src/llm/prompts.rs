@@ -4,7 +4,10 @@
 //!
 //! - `system.j2` and `phase1.j2` start Phase 1 ([`Phase1View`]);
 //! - `phase2.j2` asks for the formula over the retrieved values ([`Phase2View`]);
-//! - `repair.j2` sends an unusable reply's error back ([`RepairView`]).
+//! - `repair.j2` sends an unusable reply's error back ([`RepairView`]);
+//! - `revise.j2` sends a critic's finding back after an accepted Phase 1
+//!   reply ([`RevisionView`]);
+//! - `critic.j2` asks a model to review a proposed result ([`CriticView`]).
 //!
 //! The built-in templates are compiled into the binary; `--llm-prompts DIR`
 //! reads edited copies instead. Undefined variables are errors, and every
@@ -23,7 +26,7 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The templates, by file name, as shipped in `prompts/`.
-pub const TEMPLATES: [(&str, &str); 6] = [
+pub const TEMPLATES: [(&str, &str); 8] = [
     ("system.j2", include_str!("../../prompts/system.j2")),
     ("phase1.j2", include_str!("../../prompts/phase1.j2")),
     ("phase2.j2", include_str!("../../prompts/phase2.j2")),
@@ -33,12 +36,14 @@ pub const TEMPLATES: [(&str, &str); 6] = [
         include_str!("../../prompts/agent_system.j2"),
     ),
     ("agent.j2", include_str!("../../prompts/agent.j2")),
+    ("revise.j2", include_str!("../../prompts/revise.j2")),
+    ("critic.j2", include_str!("../../prompts/critic.j2")),
 ];
 
-/// The agent's templates: a folder of edited templates may leave them out
-/// (the built-in ones are used), so folders written for the two-phase
-/// planner keep working.
-const OPTIONAL: [&str; 2] = ["agent_system.j2", "agent.j2"];
+/// The agent's and the critics' templates: a folder of edited templates
+/// may leave them out (the built-in ones are used), so folders written for
+/// the two-phase planner keep working.
+const OPTIONAL: [&str; 4] = ["agent_system.j2", "agent.j2", "revise.j2", "critic.j2"];
 
 /// The loaded templates.
 #[derive(Debug)]
@@ -83,7 +88,8 @@ impl Prompts {
     }
 
     /// The templates of a folder: each of [`TEMPLATES`]' names must be
-    /// there, but for the agent's (the built-in ones stand in).
+    /// there, but for the agent's and the critics' (the built-in ones
+    /// stand in).
     pub fn from_dir(dir: &Path) -> Result<Self, LlmError> {
         let mut sources = Vec::new();
         for (name, builtin) in TEMPLATES {
@@ -126,7 +132,7 @@ impl Prompts {
         };
         self.render("agent_system.j2", &agent)?;
         self.render("agent.j2", &agent)?;
-        for phase in ["phase1", "phase2", "agent"] {
+        for phase in ["phase1", "phase2", "agent", "revise", "critic"] {
             self.render(
                 "repair.j2",
                 &RepairView {
@@ -138,6 +144,15 @@ impl Prompts {
                 },
             )?;
         }
+        self.render(
+            "revise.j2",
+            &RevisionView {
+                check: "sign",
+                finding: "sample finding".into(),
+                suspects: vec!["a".into()],
+            },
+        )?;
+        self.render("critic.j2", &sample_critic(&agent.turn))?;
         Ok(())
     }
 }
@@ -383,6 +398,47 @@ pub struct RepairView {
     /// Warnings about the reply beside its error (a decimal literal the
     /// store cannot hold, [`super::reply::long_decimal_warning`]).
     pub warnings: Vec<String>,
+}
+
+/// Everything `revise.j2` receives.
+#[derive(Debug, Clone, Serialize)]
+pub struct RevisionView {
+    /// The check that failed (`scale`, `percentage`, `sign`, `year`,
+    /// `magnitude`, `model`).
+    pub check: &'static str,
+    /// What the critic found.
+    pub finding: String,
+    /// The plan's value names the critic suspects (may be empty).
+    pub suspects: Vec<String>,
+}
+
+/// Everything `critic.j2` receives.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CriticView {
+    /// The question of this turn.
+    pub question: String,
+    /// Every earlier turn, answered or not.
+    pub conversation: Vec<ResultView>,
+    /// The proposed result, as later turns would see it.
+    pub result: ResultView,
+}
+
+/// The view `critic.j2` renders for a proposed result.
+pub fn critic_view(question: &str, state: &ConversationState, result: &TurnResult) -> CriticView {
+    let (conversation, _) = conversation_views(state);
+    CriticView {
+        question: question.to_string(),
+        conversation,
+        result: result_view(result.turn, result),
+    }
+}
+
+fn sample_critic(one: &Phase1View) -> CriticView {
+    CriticView {
+        question: "what was the decrease in net sales from 2008 to 2009?".into(),
+        conversation: one.conversation.clone(),
+        result: one.results.first().cloned().unwrap_or_default(),
+    }
 }
 
 fn show(d: Decimal) -> String {

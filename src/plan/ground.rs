@@ -67,6 +67,9 @@ pub(super) struct Grounder<'a> {
     /// The turn asks for a change in one year: a change the text states
     /// fits ("decreased $ 13 million in 2010"); otherwise it does not.
     pub wants_printed_change: std::cell::Cell<bool>,
+    /// Candidates a revision leaves out, by mention, as the grounding
+    /// notes name them (empty but in a revision, see `revise.rs`).
+    pub excluded: HashSet<(String, String)>,
 }
 
 impl<'a> Grounder<'a> {
@@ -96,6 +99,7 @@ impl<'a> Grounder<'a> {
             anchor: None,
             earlier: HashSet::new(),
             wants_printed_change: std::cell::Cell::new(false),
+            excluded: HashSet::new(),
         }
     }
 
@@ -335,10 +339,28 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// A candidate's number.
+    fn value_of(&self, t: Target) -> rust_decimal::Decimal {
+        match t {
+            Target::Cell(k) => self.schema.cells[k].value,
+            Target::Fact(k) => self.schema.facts[k].value,
+            Target::Header(k) => self.schema.header_numbers[k].value,
+        }
+    }
+
     /// The cell or text number a mention names, for a year.
     pub fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
         if let Some(o) = self.ground_anchor(mention, year) {
-            return Ok(Self::anchored(o, year));
+            let o = Self::anchored(o, year);
+            let left_out = o.grounding.as_ref().is_some_and(|n| {
+                n.candidates.first().is_some_and(|c| {
+                    self.excluded
+                        .contains(&(n.mention.clone(), c.source.clone()))
+                })
+            });
+            if !left_out {
+                return Ok(o);
+            }
         }
         let mention_text = format!(
             "{}{}",
@@ -363,7 +385,12 @@ impl<'a> Grounder<'a> {
                 mention: format!("{mention_text} (the page prints none of these words)"),
             });
         }
-        let ranked = self.candidates(mention, year);
+        let ranked = super::revise::without(
+            self.candidates(mention, year),
+            &super::revise::for_mention(&self.excluded, &mention_text),
+            |t| self.describe(t),
+            |t| self.value_of(t),
+        );
         if let (Some((_, Target::Cell(k), _)), Some(y)) = (ranked.first(), year) {
             if let Some(row) = self.blank_named_row(&own, self.schema.cells[*k].row, y) {
                 return Err(PlanError::NotGrounded {

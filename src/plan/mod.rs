@@ -20,6 +20,7 @@ mod operations;
 mod page;
 mod ratio;
 mod read;
+mod revise;
 pub mod rules;
 mod score;
 mod sum;

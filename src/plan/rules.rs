@@ -30,8 +30,9 @@ use super::ground::Weights;
 use crate::ontology::{self, CalculationPattern};
 use crate::planner::{PlanError, Planner, TurnContext};
 use crate::trace::ValueGrounding;
-use crate::turn::{Phase2, Plan};
+use crate::turn::{Finding, Phase2, Plan};
 use rust_decimal::Decimal;
+use std::collections::HashSet;
 
 pub use super::operation::Operation;
 
@@ -50,6 +51,10 @@ pub struct RulesPlanner {
     pending: Option<Phase2>,
     /// How the last planned turn's values were grounded, by value name.
     grounding: Vec<ValueGrounding>,
+    /// The last turn's first plan and its grounding, for a revision.
+    planned: Option<(Plan, Vec<ValueGrounding>)>,
+    /// Candidates the grounder leaves out while a revision is planned.
+    pub(super) excluded: HashSet<(String, String)>,
 }
 
 impl RulesPlanner {
@@ -71,6 +76,8 @@ impl RulesPlanner {
             lexicon: true,
             pending: None,
             grounding: Vec::new(),
+            planned: None,
+            excluded: HashSet::new(),
         })
     }
 
@@ -101,10 +108,48 @@ impl Planner for RulesPlanner {
 
     fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
         self.grounding.clear();
+        self.planned = None;
         let (plan, phase2, grounding) = self.plan_turn(ctx)?;
         self.pending = Some(phase2);
+        self.planned = Some((plan.clone(), grounding.clone()));
         self.grounding = grounding;
         Ok(plan)
+    }
+
+    /// Plans the turn again without the page values the first plan chose
+    /// for the finding's suspects (`revise.rs`); `None` when none was
+    /// grounded or the plan comes out the same.
+    fn revise(
+        &mut self,
+        ctx: &TurnContext<'_>,
+        finding: &Finding,
+    ) -> Option<Result<Plan, PlanError>> {
+        let (first, grounding) = self.planned.take()?;
+        if let Some(lookup) = super::revise::as_lookup(&first, finding, &self.formulas) {
+            return Some(lookup.map(|(plan, phase2)| {
+                self.pending = Some(phase2);
+                self.grounding = grounding
+                    .into_iter()
+                    .filter(|g| plan.values.keys().any(|k| k.as_str() == g.value))
+                    .collect();
+                plan
+            }));
+        }
+        self.excluded = super::revise::excluded(&grounding, finding);
+        if self.excluded.is_empty() {
+            return None;
+        }
+        let planned = self.plan_turn(ctx);
+        self.excluded.clear();
+        match planned {
+            Ok((plan, _, _)) if plan == first => None,
+            Ok((plan, phase2, grounding)) => {
+                self.pending = Some(phase2);
+                self.grounding = grounding;
+                Some(Ok(plan))
+            }
+            Err(e) => Some(Err(e)),
+        }
     }
 
     fn take_grounding(&mut self) -> Vec<ValueGrounding> {

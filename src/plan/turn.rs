@@ -50,6 +50,7 @@ impl RulesPlanner {
             &self.cues,
             asked_scale,
         );
+        g.excluded.clone_from(&self.excluded);
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
         g.earlier = history
             .iter()

@@ -24,11 +24,11 @@ pub mod tools;
 use super::client::{request_body_with_tools, Message};
 use super::link::{Link, Stage};
 use super::planner::plan_error;
-use super::prompts::{AgentView, RepairView};
+use super::prompts::{AgentView, RepairView, RevisionView};
 use super::{LlmError, LlmShared};
 use crate::kg::watchdog::with_deadline;
 use crate::planner::{PlanError, Planner, TurnContext};
-use crate::turn::{LlmExchange, Phase2, Plan, UsedValue};
+use crate::turn::{Finding, LlmExchange, Phase2, Plan, UsedValue};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tools::Outcome;
@@ -38,6 +38,9 @@ pub struct AgentPlanner {
     link: Link,
     stage: Stage,
     pending: Option<Phase2>,
+    /// The turn's messages up to its accepted `answer`, and that call's id:
+    /// a revision answers the call with the critic's finding.
+    conversation: Option<(Vec<Message>, String)>,
 }
 
 impl std::fmt::Debug for AgentPlanner {
@@ -135,6 +138,7 @@ impl AgentPlanner {
             link,
             stage,
             pending: None,
+            conversation: None,
         })
     }
 
@@ -156,7 +160,7 @@ impl AgentPlanner {
         let max = self.stage.config.max_tool_calls;
         let view = AgentView::new(ctx, max);
         let prompts = &self.link.shared.prompts;
-        let mut messages = vec![
+        let messages = vec![
             Message::new(
                 "system",
                 prompts
@@ -170,11 +174,23 @@ impl AgentPlanner {
                     .map_err(|e| plan_error(&e))?,
             ),
         ];
-        let mut prompt = messages
+        let prompt = messages
             .iter()
             .map(|m| format!("[{}]\n{}", m.role, m.content))
             .collect::<Vec<_>>()
             .join("\n\n");
+        self.tool_loop(ctx, messages, prompt)
+    }
+
+    /// Requests and tool calls from `messages` until an `answer` is
+    /// accepted or the tool calls run out.
+    fn tool_loop(
+        &mut self,
+        ctx: &TurnContext<'_>,
+        mut messages: Vec<Message>,
+        mut prompt: String,
+    ) -> Result<(Plan, Phase2), PlanError> {
+        let max = self.stage.config.max_tool_calls;
         let definitions = tools::definitions();
         let mut calls: u32 = 0;
         let mut last_error: Option<String> = None;
@@ -227,7 +243,10 @@ impl AgentPlanner {
                             tools::run(ctx, &call.name, &call.arguments)
                         });
                         let text = match outcome {
-                            Ok(Outcome::Answer(plan, phase2)) => return Ok((plan, phase2)),
+                            Ok(Outcome::Answer(plan, phase2)) => {
+                                self.conversation = Some((messages, call.id.clone()));
+                                return Ok((plan, phase2));
+                            }
                             Ok(Outcome::Result(text)) => text,
                             Err(e) => {
                                 errors.push(format!("`{}`: {e}", call.name));
@@ -262,6 +281,7 @@ impl Planner for AgentPlanner {
 
     fn phase1(&mut self, ctx: &TurnContext<'_>) -> Result<Plan, PlanError> {
         self.pending = None;
+        self.conversation = None;
         let limit = self.stage.config.turn_time_limit;
         self.link.start_turn(limit);
         let (plan, phase2) = self.converse(ctx)?;
@@ -282,6 +302,32 @@ impl Planner for AgentPlanner {
 
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
         std::mem::take(&mut self.link.exchanges)
+    }
+
+    /// The accepted `answer` call gets the critic's finding as its result
+    /// (`revise.j2`), and the tool loop goes on to a new `answer`.
+    fn revise(
+        &mut self,
+        ctx: &TurnContext<'_>,
+        finding: &Finding,
+    ) -> Option<Result<Plan, PlanError>> {
+        let (mut messages, id) = self.conversation.take()?;
+        self.pending = None;
+        let view = RevisionView {
+            check: finding.check.name(),
+            finding: finding.message.clone(),
+            suspects: finding.suspects.clone(),
+        };
+        let text = match self.link.shared.prompts.render("revise.j2", &view) {
+            Ok(text) => text,
+            Err(e) => return Some(Err(plan_error(&e))),
+        };
+        let prompt = format!("[tool {id} answer]\n{text}");
+        messages.push(Message::tool(&id, text));
+        Some(self.tool_loop(ctx, messages, prompt).map(|(plan, phase2)| {
+            self.pending = Some(phase2);
+            plan
+        }))
     }
 
     fn stop_reason(&self) -> Option<String> {
