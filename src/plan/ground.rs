@@ -183,6 +183,11 @@ impl<'a> Grounder<'a> {
         if cells.iter().any(|c| c.row != row && names_row(c.row)) {
             return None;
         }
+        // a table with years as rows: its column runs over periods, and
+        // periods are not parts of a whole; the whole is another column
+        if cells.iter().all(|c| c.row_year.is_some()) {
+            return None;
+        }
         Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
     }
 

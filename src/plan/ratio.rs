@@ -133,6 +133,7 @@ impl RulesPlanner {
             return None;
         }
         let own_part = self.cues.specific(&part_words);
+        let own_words = part_words.clone();
         let whole_words = self.cues.mention_words(whole);
         if self.names_earlier(whole) {
             // "of that long-term debt": its name still says which row
@@ -156,7 +157,7 @@ impl RulesPlanner {
             .iter()
             .any(|w| label.iter().any(|l| same_word(l, w)))
         {
-            if let Ok(o) = t.g.ground(&own_part, year) {
+            if let Ok(o) = t.g.ground(&own_words, year) {
                 num = o;
             }
         }
