@@ -1214,6 +1214,60 @@ fn a_share_whose_whole_names_a_row_of_a_table_without_totals() {
     );
 }
 
+/// Years as rows, metrics as columns; two of them share the word "income".
+const BY_YEAR: TableRows = &[
+    &["", "net sales", "operating income", "net income"],
+    &["2009", "1,200", "300", "150"],
+    &["2008", "1,100", "250", "120"],
+    &["2007", "950", "200", "90"],
+];
+
+#[test]
+fn a_share_keeps_the_words_its_part_shares_with_the_whole() {
+    // "net" is in both names: the part is still "net income", not any income
+    let by_column: &[&[&str]] = &[
+        &["", "2009", "2008"],
+        &["net sales", "1,200", "1,100"],
+        &["operating income", "300", "250"],
+        &["net income", "150", "120"],
+    ];
+    check(
+        by_column,
+        "",
+        &["what portion of net sales was net income in 2009?"],
+        &[Num("0.125")],
+    );
+}
+
+#[test]
+fn a_share_in_a_table_with_years_as_rows_is_over_another_column() {
+    // the years of a column are periods, not parts of a whole
+    check(
+        BY_YEAR,
+        "",
+        &[
+            "what portion of net sales was net income in 2009?",
+            "what was net income in 2008?",
+            "and in 2007?",
+            "what was the change?",
+        ],
+        &[Num("0.125"), Num("120"), Num("90"), Num("30")],
+    );
+}
+
+#[test]
+fn a_table_whose_caption_in_the_text_names_its_scale() {
+    check(
+        SALES,
+        "selected results of operations ( in thousands ) :",
+        &[
+            "what was operating income in 2008?",
+            "what is that in millions?",
+        ],
+        &[Num("240"), Num("0.24")],
+    );
+}
+
 #[test]
 fn a_sum_that_counts_its_years_adds_that_many_values() {
     check(
