@@ -1268,6 +1268,26 @@ fn a_table_whose_caption_in_the_text_names_its_scale() {
     );
 }
 
+/// Maturities by year, one column, a total row.
+const MATURITIES: TableRows = &[
+    &["", "amount"],
+    &["2011", "100"],
+    &["2012", "150"],
+    &["2013", "200"],
+    &["thereafter", "550"],
+    &["total", "1,000"],
+];
+
+#[test]
+fn a_share_whose_part_names_only_a_year_is_the_wholes_metric_that_year() {
+    check(
+        MATURITIES,
+        "aggregate annual maturities of long-term debt ( in millions ) :",
+        &["what percentage of total debt matures in 2011?"],
+        &[Num("0.1")],
+    );
+}
+
 #[test]
 fn a_sum_that_counts_its_years_adds_that_many_values() {
     check(

@@ -130,7 +130,7 @@ impl RulesPlanner {
     ) -> Option<(Operand, Option<i32>)> {
         let mut part_words = self.cues.mention_words(part);
         if self.cues.specific(&part_words).is_empty() {
-            return None;
+            return self.part_of_a_year(t, whole, part);
         }
         let own_part = self.cues.specific(&part_words);
         let own_words = part_words.clone();
@@ -162,6 +162,31 @@ impl RulesPlanner {
             }
         }
         Some((num, year))
+    }
+
+    /// "what percentage of total debt matures in 2011": a part that names
+    /// only a year is the whole's own metric in that year.
+    fn part_of_a_year(
+        &self,
+        t: &Turn<'_>,
+        whole: &str,
+        part: &str,
+    ) -> Option<(Operand, Option<i32>)> {
+        let year = first_year(&self.cues, part)?;
+        if self.names_earlier(whole) || first_year(&self.cues, whole).is_some() {
+            return None;
+        }
+        let words: Vec<String> = self
+            .cues
+            .specific(&self.cues.mention_words(whole))
+            .into_iter()
+            .filter(|w| *w != self.cues.total_word)
+            .collect();
+        if words.is_empty() {
+            return None;
+        }
+        let num = t.g.ground(&words, Some(year)).ok()?;
+        Some((num, Some(year)))
     }
 
     /// "A as a portion of B", "A to B": the part before the connector, the
