@@ -1289,6 +1289,30 @@ fn a_share_whose_part_names_only_a_year_is_the_wholes_metric_that_year() {
 }
 
 #[test]
+fn a_percentage_change_after_two_new_values_is_theirs_not_an_older_changes() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what was the change?",
+            "what was the operating income in 2009?",
+            "and in 2008?",
+            "what was the percentage change?",
+        ],
+        &[
+            Num("1500"),
+            Num("1200"),
+            Num("300"),
+            Num("300"),
+            Num("240"),
+            Num("0.25"),
+        ],
+    );
+}
+
+#[test]
 fn a_sum_that_counts_its_years_adds_that_many_values() {
     check(
         SALES,
