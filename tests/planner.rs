@@ -1313,6 +1313,21 @@ fn a_percentage_change_after_two_new_values_is_theirs_not_an_older_changes() {
 }
 
 #[test]
+fn an_average_that_names_its_row_and_counts_its_years_reads_that_row() {
+    // the values asked before are another row's
+    check(
+        SALES,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what was the average number of stores for the two years?",
+        ],
+        &[Num("1500"), Num("1200"), Num("52")],
+    );
+}
+
+#[test]
 fn a_sum_that_counts_its_years_adds_that_many_values() {
     check(
         SALES,
