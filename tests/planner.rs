@@ -1286,6 +1286,19 @@ fn a_share_whose_part_names_only_a_year_is_the_wholes_metric_that_year() {
         &["what percentage of total debt matures in 2011?"],
         &[Num("0.1")],
     );
+    // a part named before the lead is that part, not the whole's metric
+    let by_column: &[&[&str]] = &[
+        &["", "2010 ( in millions )", "2009 ( in millions )"],
+        &["net sales", "1,000", "900"],
+        &["cost of sales", "600", "560"],
+        &["gross profit", "400", "340"],
+    ];
+    check(
+        by_column,
+        "",
+        &["what was the gross profit as a percentage of net sales in 2010?"],
+        &[Num("0.4")],
+    );
 }
 
 #[test]
