@@ -1340,6 +1340,41 @@ fn an_average_that_names_its_row_and_counts_its_years_reads_that_row() {
     );
 }
 
+/// Obligations by period: a total column first, a total row last.
+const OBLIGATIONS: TableRows = &[
+    &[
+        "",
+        "total",
+        "less than 1 year",
+        "1-3 years",
+        "more than 3 years",
+    ],
+    &["long-term debt", "1,000", "100", "300", "600"],
+    &["operating leases", "200", "50", "80", "70"],
+    &["purchase obligations", "300", "200", "100", "0"],
+    &[
+        "total contractual obligations",
+        "1,500",
+        "350",
+        "480",
+        "670",
+    ],
+];
+
+#[test]
+fn a_share_whose_whole_names_the_parts_row_is_over_that_rows_total() {
+    check(
+        OBLIGATIONS,
+        "",
+        &[
+            "what portion of operating leases is due in less than 1 year?",
+            "what portion of total contractual obligations is due in less than 1 year?",
+            "what percentage of total contractual obligations are operating leases?",
+        ],
+        &[Num("0.25"), Num("0.2333333333"), Num("0.1333333333")],
+    );
+}
+
 #[test]
 fn a_sum_that_counts_its_years_adds_that_many_values() {
     check(
