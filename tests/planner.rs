@@ -1214,6 +1214,167 @@ fn a_share_whose_whole_names_a_row_of_a_table_without_totals() {
     );
 }
 
+/// Years as rows, metrics as columns; two of them share the word "income".
+const BY_YEAR: TableRows = &[
+    &["", "net sales", "operating income", "net income"],
+    &["2009", "1,200", "300", "150"],
+    &["2008", "1,100", "250", "120"],
+    &["2007", "950", "200", "90"],
+];
+
+#[test]
+fn a_share_keeps_the_words_its_part_shares_with_the_whole() {
+    // "net" is in both names: the part is still "net income", not any income
+    let by_column: &[&[&str]] = &[
+        &["", "2009", "2008"],
+        &["net sales", "1,200", "1,100"],
+        &["operating income", "300", "250"],
+        &["net income", "150", "120"],
+    ];
+    check(
+        by_column,
+        "",
+        &["what portion of net sales was net income in 2009?"],
+        &[Num("0.125")],
+    );
+}
+
+#[test]
+fn a_share_in_a_table_with_years_as_rows_is_over_another_column() {
+    // the years of a column are periods, not parts of a whole
+    check(
+        BY_YEAR,
+        "",
+        &[
+            "what portion of net sales was net income in 2009?",
+            "what was net income in 2008?",
+            "and in 2007?",
+            "what was the change?",
+        ],
+        &[Num("0.125"), Num("120"), Num("90"), Num("30")],
+    );
+}
+
+#[test]
+fn a_table_whose_caption_in_the_text_names_its_scale() {
+    check(
+        SALES,
+        "selected results of operations ( in thousands ) :",
+        &[
+            "what was operating income in 2008?",
+            "what is that in millions?",
+        ],
+        &[Num("240"), Num("0.24")],
+    );
+}
+
+/// Maturities by year, one column, a total row.
+const MATURITIES: TableRows = &[
+    &["", "amount"],
+    &["2011", "100"],
+    &["2012", "150"],
+    &["2013", "200"],
+    &["thereafter", "550"],
+    &["total", "1,000"],
+];
+
+#[test]
+fn a_share_whose_part_names_only_a_year_is_the_wholes_metric_that_year() {
+    check(
+        MATURITIES,
+        "aggregate annual maturities of long-term debt ( in millions ) :",
+        &["what percentage of total debt matures in 2011?"],
+        &[Num("0.1")],
+    );
+    // a part named before the lead is that part, not the whole's metric
+    let by_column: &[&[&str]] = &[
+        &["", "2010 ( in millions )", "2009 ( in millions )"],
+        &["net sales", "1,000", "900"],
+        &["cost of sales", "600", "560"],
+        &["gross profit", "400", "340"],
+    ];
+    check(
+        by_column,
+        "",
+        &["what was the gross profit as a percentage of net sales in 2010?"],
+        &[Num("0.4")],
+    );
+}
+
+#[test]
+fn a_percentage_change_after_two_new_values_is_theirs_not_an_older_changes() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what was the change?",
+            "what was the operating income in 2009?",
+            "and in 2008?",
+            "what was the percentage change?",
+        ],
+        &[
+            Num("1500"),
+            Num("1200"),
+            Num("300"),
+            Num("300"),
+            Num("240"),
+            Num("0.25"),
+        ],
+    );
+}
+
+#[test]
+fn an_average_that_names_its_row_and_counts_its_years_reads_that_row() {
+    // the values asked before are another row's
+    check(
+        SALES,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what was the average number of stores for the two years?",
+        ],
+        &[Num("1500"), Num("1200"), Num("52")],
+    );
+}
+
+/// Obligations by period: a total column first, a total row last.
+const OBLIGATIONS: TableRows = &[
+    &[
+        "",
+        "total",
+        "less than 1 year",
+        "1-3 years",
+        "more than 3 years",
+    ],
+    &["long-term debt", "1,000", "100", "300", "600"],
+    &["operating leases", "200", "50", "80", "70"],
+    &["purchase obligations", "300", "200", "100", "0"],
+    &[
+        "total contractual obligations",
+        "1,500",
+        "350",
+        "480",
+        "670",
+    ],
+];
+
+#[test]
+fn a_share_whose_whole_names_the_parts_row_is_over_that_rows_total() {
+    check(
+        OBLIGATIONS,
+        "",
+        &[
+            "what portion of operating leases is due in less than 1 year?",
+            "what portion of total contractual obligations is due in less than 1 year?",
+            "what percentage of total contractual obligations are operating leases?",
+        ],
+        &[Num("0.25"), Num("0.2333333333"), Num("0.1333333333")],
+    );
+}
+
 #[test]
 fn a_sum_that_counts_its_years_adds_that_many_values() {
     check(

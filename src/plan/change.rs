@@ -227,7 +227,13 @@ fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs
         .iter()
         .filter(|h| h.metric_type == MetricType::Value)
         .collect();
-    if t.r.op == Operation::PercentageChange {
+    let last_two_are_values = history.len() >= 2
+        && history[history.len() - 2..]
+            .iter()
+            .all(|h| h.metric_type == MetricType::Value);
+    // a change asked before the last two values is not the one meant: the
+    // values asked since are
+    if t.r.op == Operation::PercentageChange && !last_two_are_values {
         if let Some(change) = history
             .iter()
             .rev()
@@ -241,10 +247,6 @@ fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs
             }
         }
     }
-    let last_two_are_values = history.len() >= 2
-        && history[history.len() - 2..]
-            .iter()
-            .all(|h| h.metric_type == MetricType::Value);
     if is_index_table(t.schema)
         && years.is_empty()
         && !last_two_are_values

@@ -62,6 +62,33 @@ impl RulesPlanner {
             .map(|(_, m)| *m)
     }
 
+    /// The scale the text prints for the table in a parenthesis ("the
+    /// following table ( in thousands ) :"), when its parentheses name one
+    /// scale only.
+    fn caption_scale(&self, schema: &Schema) -> Option<Decimal> {
+        let mut found = None;
+        for sentence in &schema.sentences {
+            let mut rest = sentence.as_str();
+            while let Some(open) = rest.find('(') {
+                let inner = &rest[open + 1..];
+                let close = inner.find(')').unwrap_or(inner.len());
+                let paren = format!(" {} ", &inner[..close]);
+                rest = &inner[close..];
+                let named = self
+                    .scale_words
+                    .iter()
+                    .find(|(w, _)| paren.contains(&format!(" in {w}")))
+                    .map(|(_, m)| *m);
+                match (named, found) {
+                    (Some(m), Some(f)) if m != f => return None,
+                    (Some(m), _) => found = Some(m),
+                    _ => {}
+                }
+            }
+        }
+        found
+    }
+
     /// The multipliers of an earlier result's scale and of the scale asked for.
     pub(super) fn scales(
         &self,
@@ -80,7 +107,8 @@ impl RulesPlanner {
             .iter()
             .map(|(l, _)| l)
             .chain(schema.rows.iter().map(|(l, _)| l))
-            .find_map(|l| self.multiplier(l).filter(|_| l.contains("in ")));
+            .find_map(|l| self.multiplier(l).filter(|_| l.contains("in ")))
+            .or_else(|| self.caption_scale(schema));
         // the result's own scale (its values' common one) before any scale
         // word its sources' text happens to print
         let from = last

@@ -140,14 +140,32 @@ impl<'a> Grounder<'a> {
     pub fn total_for(&self, part: &Operand, whole: &[String]) -> Option<Whole> {
         let (row, column) = part.cell?;
         let q: Vec<&String> = whole.iter().collect();
+        // "what portion of operating leases is due in 1 year": a whole that
+        // names the part's row is that row's total, one that names its
+        // column that column's
+        let names = |label: &[String]| {
+            let all = !label.is_empty() && label.iter().all(|l| q.iter().any(|w| same_word(l, w)));
+            if all {
+                1.0
+            } else {
+                0.0
+            }
+        };
+        let names_row = names(&self.page.row_words[row]);
+        let names_column = names(&self.page.column_words[column]);
         let mut best: Option<(f64, &CellEntry)> = None;
         for c in &self.schema.cells {
-            let (label, total) = if c.column == column && c.row != row {
-                (&self.page.row_words[c.row], self.page.row_is_total[c.row])
+            let (label, total, along) = if c.column == column && c.row != row {
+                (
+                    &self.page.row_words[c.row],
+                    self.page.row_is_total[c.row],
+                    names_column,
+                )
             } else if c.row == row && c.column != column {
                 (
                     &self.page.column_words[c.column],
                     self.page.column_is_total[c.column],
+                    names_row,
                 )
             } else {
                 continue;
@@ -155,7 +173,7 @@ impl<'a> Grounder<'a> {
             if !total {
                 continue;
             }
-            let score = self.overlap(&q, label) - 0.01 * label.len() as f64;
+            let score = self.overlap(&q, label) + along - 0.01 * label.len() as f64;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, c));
             }
@@ -185,6 +203,11 @@ impl<'a> Grounder<'a> {
             !label.is_empty() && label.iter().all(|l| whole.iter().any(|w| same_word(l, w)))
         };
         if cells.iter().any(|c| c.row != row && names_row(c.row)) {
+            return None;
+        }
+        // a table with years as rows: its column runs over periods, and
+        // periods are not parts of a whole; the whole is another column
+        if cells.iter().all(|c| c.row_year.is_some()) {
             return None;
         }
         Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))

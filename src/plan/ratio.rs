@@ -65,6 +65,11 @@ impl RulesPlanner {
             return Ok(None);
         }
         let rest = &text[pos + lead.len()..];
+        // "what percentage of total X ...": nothing named before the lead
+        let bare_lead = self
+            .cues
+            .specific(&self.cues.mention_words(&text[..pos]))
+            .is_empty();
         // split the whole from the part at the first verb; failing that,
         // at a preposition ("of total commitments expire in 1-3 years")
         let split_at = |words: &[String]| -> Option<(&str, &str)> {
@@ -82,7 +87,7 @@ impl RulesPlanner {
             split_at(&self.cues.part_whole_preposition),
         ];
         for (whole, part) in splits.into_iter().flatten() {
-            if let Some(found) = self.share_split(t, whole, part, year_default)? {
+            if let Some(found) = self.share_split(t, whole, part, year_default, bare_lead)? {
                 return Ok(Some(found));
             }
         }
@@ -97,8 +102,9 @@ impl RulesPlanner {
         whole: &str,
         part: &str,
         year_default: Option<i32>,
+        bare_lead: bool,
     ) -> Result<PartWhole, PlanError> {
-        let Some((num, year)) = self.share_part(t, whole, part, year_default) else {
+        let Some((num, year)) = self.share_part(t, whole, part, year_default, bare_lead) else {
             return Ok(None);
         };
         let whole_words = self.cues.mention_words(whole);
@@ -120,19 +126,23 @@ impl RulesPlanner {
     }
 
     /// The part of a share, grounded with the whole's words to place it
-    /// (unless that pulls it onto another row), and its year.
+    /// (unless that pulls it onto another row), and its year; one that
+    /// names only a year, when nothing is named before the lead, is the
+    /// whole's metric in that year.
     fn share_part(
         &self,
         t: &Turn<'_>,
         whole: &str,
         part: &str,
         year_default: Option<i32>,
+        bare_lead: bool,
     ) -> Option<(Operand, Option<i32>)> {
         let mut part_words = self.cues.mention_words(part);
         if self.cues.specific(&part_words).is_empty() {
-            return None;
+            return self.part_of_a_year(t, whole, part).filter(|_| bare_lead);
         }
         let own_part = self.cues.specific(&part_words);
+        let own_words = part_words.clone();
         let whole_words = self.cues.mention_words(whole);
         if self.names_earlier(whole) {
             // "of that long-term debt": its name still says which row
@@ -156,11 +166,36 @@ impl RulesPlanner {
             .iter()
             .any(|w| label.iter().any(|l| same_word(l, w)))
         {
-            if let Ok(o) = t.g.ground(&own_part, year) {
+            if let Ok(o) = t.g.ground(&own_words, year) {
                 num = o;
             }
         }
         Some((num, year))
+    }
+
+    /// "what percentage of total debt matures in 2011": a part that names
+    /// only a year is the whole's own metric in that year.
+    fn part_of_a_year(
+        &self,
+        t: &Turn<'_>,
+        whole: &str,
+        part: &str,
+    ) -> Option<(Operand, Option<i32>)> {
+        let year = first_year(&self.cues, part)?;
+        if self.names_earlier(whole) || first_year(&self.cues, whole).is_some() {
+            return None;
+        }
+        let words: Vec<String> = self
+            .cues
+            .specific(&self.cues.mention_words(whole))
+            .into_iter()
+            .filter(|w| *w != self.cues.total_word)
+            .collect();
+        if words.is_empty() {
+            return None;
+        }
+        let num = t.g.ground(&words, Some(year)).ok()?;
+        Some((num, Some(year)))
     }
 
     /// "A as a portion of B", "A to B": the part before the connector, the

@@ -153,6 +153,60 @@ impl RulesPlanner {
         })
     }
 
+    /// "what was the average of short-term investments for the two
+    /// years?": a question that names its row and counts its years takes
+    /// that row's latest years, unless the values last asked are that row's.
+    fn row_over_counted_years(
+        &self,
+        t: &Turn<'_>,
+        values: &[&&TurnResult],
+    ) -> Option<Vec<Operand>> {
+        let n = self.counted_values(&t.r.text)?;
+        let own: Vec<String> = self
+            .cues
+            .specific(&t.r.metric)
+            .into_iter()
+            .filter(|w| {
+                !self
+                    .cues
+                    .time_span_word
+                    .iter()
+                    .any(|s| s.starts_with(w.as_str()))
+            })
+            .collect();
+        if own.is_empty() {
+            return None;
+        }
+        let (row, _) = t.g.ground(&t.r.metric, t.last_year).ok()?.cell?;
+        let label = &t.schema.cells.iter().find(|c| c.row == row)?.row_label;
+        let asked = values.len() >= n
+            && values[values.len() - n..].iter().all(|h| {
+                h.variables
+                    .first()
+                    .and_then(|v| v.metric.as_ref())
+                    .is_some_and(|m| m == label)
+            });
+        if asked {
+            return None;
+        }
+        let mut years: Vec<i32> = t
+            .schema
+            .cells
+            .iter()
+            .filter(|c| c.row == row)
+            .filter_map(|c| c.column_year)
+            .collect();
+        years.sort_unstable_by(|a, b| b.cmp(a));
+        years.dedup();
+        if years.len() < n {
+            return None;
+        }
+        years[..n]
+            .iter()
+            .map(|y| t.g.cell_in_row(label, *y))
+            .collect()
+    }
+
     /// "what is the total sum?": an earlier sum plus the values asked since
     /// it, else the last two values asked (all of them for an average).
     fn earlier_terms(&self, t: &Turn<'_>, years: &[i32]) -> Result<SumTerms, PlanError> {
@@ -173,6 +227,9 @@ impl RulesPlanner {
             .iter()
             .filter(|h| h.metric_type == MetricType::Value)
             .collect();
+        if let Some(terms) = self.row_over_counted_years(t, &values) {
+            return Ok(SumTerms::Values(terms));
+        }
         if values.len() >= 2 {
             // "the total of the three years": as many values as it counts
             let counted = self.counted_values(&r.text);
