@@ -321,6 +321,36 @@ enum Attempt {
     Failed(RemoteError),
 }
 
+/// Triples a statement of `INSERT DATA` carries at most: Virtuoso compiles
+/// each statement to SQL and refuses one past 10000 lines of it.
+const INSERT_BATCH: usize = 400;
+
+/// The updates that put `triples` (N-Triples, one a line) into `graph`:
+/// `INSERT DATA` statements of at most [`INSERT_BATCH`] triples, and the
+/// triples with blank nodes (the TBox's lists and restrictions) in one
+/// `INSERT … WHERE { }` template, since Virtuoso refuses blank nodes in
+/// `INSERT DATA` and a template keeps one blank node one node.
+fn write_inserts(update: &mut String, graph: &str, triples: &str) {
+    let (blank, plain): (Vec<&str>, Vec<&str>) = triples
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .partition(|l| l.contains("_:"));
+    for chunk in plain.chunks(INSERT_BATCH) {
+        let _ = writeln!(
+            update,
+            "INSERT DATA {{ GRAPH <{graph}> {{\n{}\n}} }} ;",
+            chunk.join("\n")
+        );
+    }
+    if !blank.is_empty() {
+        let _ = writeln!(
+            update,
+            "INSERT {{ GRAPH <{graph}> {{\n{}\n}} }} WHERE {{ }} ;",
+            blank.join("\n")
+        );
+    }
+}
+
 impl RemoteStore {
     /// A client for the endpoint `config` names (nothing is sent yet).
     pub fn new(config: RemoteConfig) -> Result<RemoteStore, RemoteError> {
@@ -592,20 +622,8 @@ impl RemoteStore {
             }
         } else {
             for page in pages {
-                // Virtuoso refuses blank nodes (the TBox's) in INSERT DATA;
-                // a template with no WHERE condition inserts them once
-                let insert = if page.triples.contains("_:") {
-                    "INSERT"
-                } else {
-                    "INSERT DATA"
-                };
-                let _ = write!(
-                    update,
-                    "DROP SILENT GRAPH <{g}> ;\n{insert} {{ GRAPH <{g}> {{\n{}}} }}{} ;\n",
-                    page.triples,
-                    if insert == "INSERT" { " WHERE { }" } else { "" },
-                    g = page.graph
-                );
+                let _ = writeln!(update, "DROP SILENT GRAPH <{}> ;", page.graph);
+                write_inserts(&mut update, &page.graph, &page.triples);
             }
         }
         update.push_str(&format!("INSERT DATA {{ GRAPH <{LOAD_GRAPH}> {{\n"));
@@ -756,6 +774,21 @@ fn parse_answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_graph_goes_in_as_bounded_statements_and_blank_nodes_in_one_template() {
+        let mut triples: String = (0..INSERT_BATCH * 2 + 1)
+            .map(|i| format!("<urn:s{i}> <urn:p> \"{i}\" .\n"))
+            .collect();
+        triples.push_str("<urn:s> <urn:list> _:b0 .\n_:b0 <urn:first> <urn:x> .\n");
+        let mut update = String::new();
+        write_inserts(&mut update, "urn:g", &triples);
+        assert_eq!(update.matches("INSERT DATA").count(), 3);
+        assert_eq!(update.matches("WHERE { }").count(), 1);
+        let template = update.split("INSERT {").nth(1).expect("a template");
+        assert_eq!(template.matches("_:b0").count(), 2, "{template}");
+        assert!(!update.split("INSERT {").next().unwrap().contains("_:"));
+    }
 
     #[test]
     fn virtuoso_answers_read_as_the_embedded_store_gives_them() {
