@@ -298,6 +298,7 @@ impl From<RdfOut> for ExportFormat {
 }
 
 fn main() -> ExitCode {
+    finkg::cli::quiet_when_stdout_closes();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -308,7 +309,7 @@ fn main() -> ExitCode {
         }) => {
             // a closed stdout only; a server's broken pipe is no such case
             // (the MongoDB driver's errors are shown, not chained)
-            if broken_pipe {
+            if broken_pipe || finkg::cli::stdout_closed() {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {}", finkg::cli::printable(&message));
