@@ -235,10 +235,13 @@ enum Command {
     },
     /// Serve the pages of FILE... over HTTP: a SPARQL 1.1 Protocol endpoint
     /// at /sparql (each page a named graph; read-only, guarded, limited)
-    /// and a web page at / to read a report and ask it questions.
+    /// and a web page at / to read a report and ask it questions. With
+    /// `--store URL`: every page the store holds (`finkg load`), its
+    /// queries and chats answered there.
     Serve {
-        /// ConvFinQA files: every conversation of each is loaded.
-        #[arg(required_unless_present = "run")]
+        /// ConvFinQA files: every conversation of each is loaded (with
+        /// --store: the pages' table, text and questions for the web page).
+        #[arg(required_unless_present_any = ["run", "store"])]
         files: Vec<PathBuf>,
         /// The address to listen on (port 0: any free port).
         #[arg(long, default_value = finkg::serve::DEFAULT_ADDR)]
@@ -246,6 +249,8 @@ enum Command {
         /// Also browse this run folder (`finkg eval --out`) at /run.
         #[arg(long, value_name = "RUN_DIR")]
         run: Option<PathBuf>,
+        #[command(flatten)]
+        store: StoreArgs,
     },
     /// Learn the metric lexicon, or check the ontology folder.
     Ontology {
@@ -298,6 +303,7 @@ impl From<RdfOut> for ExportFormat {
 }
 
 fn main() -> ExitCode {
+    finkg::cli::quiet_when_stdout_closes();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -308,7 +314,7 @@ fn main() -> ExitCode {
         }) => {
             // a closed stdout only; a server's broken pipe is no such case
             // (the MongoDB driver's errors are shown, not chained)
-            if broken_pipe {
+            if broken_pipe || finkg::cli::stdout_closed() {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {}", finkg::cli::printable(&message));
@@ -426,7 +432,12 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             force,
             progress: !no_progress,
         }),
-        Command::Serve { files, addr, run } => finkg::cli::serve::run(&files, addr, run.as_deref()),
+        Command::Serve {
+            files,
+            addr,
+            run,
+            store,
+        } => finkg::cli::serve::run(&files, addr, run.as_deref(), &store),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),
             OntologyAction::Check { dir } => ontology::check(&dir),

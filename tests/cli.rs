@@ -1221,3 +1221,73 @@ fn a_closed_stdout_is_no_error() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Runs `finkg ARGS` with stdout a pipe whose reader is already closed
+/// (as `| head -1` leaves it once `head` is done): every write fails with
+/// EPIPE. Returns the exit status and stderr.
+fn with_closed_stdout(args: &[&std::ffi::OsStr]) -> (std::process::ExitStatus, String) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("finkg"))
+        .args(args)
+        .env_remove("FINKG_MONGO_URI")
+        .env_remove("FINKG_STORE")
+        .stdin(std::process::Stdio::null())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("finkg runs");
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_stdout_ends_every_command_quietly() {
+    let (dir, path) = fixture("gold.json", GOLD_CONVERSATIONS);
+    let run = dir.path().join("run");
+    stdout_of(
+        finkg()
+            .arg("eval")
+            .arg(&path)
+            .arg("--out")
+            .arg(&run)
+            .arg("--no-progress"),
+    );
+    let dev = data("convfinqa_dev_public.json");
+    let again = dir.path().join("again");
+    let commands: Vec<Vec<std::ffi::OsString>> = vec![
+        vec![
+            "ontology".into(),
+            "check".into(),
+            data("../ontology").into(),
+        ],
+        vec!["kg".into(), dev.clone().into(), "--all".into()],
+        vec![
+            "query".into(),
+            dev.clone().into(),
+            "SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }".into(),
+        ],
+        vec!["solve".into(), dev.clone().into()],
+        vec!["solve".into(), path.clone().into(), "--json".into()],
+        vec!["inspect".into(), run.clone().into()],
+        vec!["inspect".into(), run.into(), "--json".into()],
+        vec![
+            "eval".into(),
+            path.into(),
+            "--out".into(),
+            again.into(),
+            "--no-progress".into(),
+        ],
+    ];
+    for args in &commands {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let (status, stderr) = with_closed_stdout(&args);
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("error"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

@@ -18,6 +18,7 @@
 //! stalls gives a clear error and the process ends (a scripted server on
 //! 127.0.0.1, `tests/support`).
 
+mod served;
 mod support;
 
 use assert_cmd::Command;
@@ -224,6 +225,19 @@ fn virtuoso_answers_as_the_embedded_store() {
         .clone();
     let said = String::from_utf8_lossy(&out);
     assert!(said.contains("finkg load"), "{said}");
+    let out = finkg()
+        .args(["serve", "--store", &store, "--addr", "127.0.0.1:0"])
+        .arg(data("example.json"))
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let said = String::from_utf8_lossy(&out);
+    assert!(
+        said.contains("cannot read the pages from the store") && said.contains("finkg load"),
+        "{said}"
+    );
 
     // a load that stopped after the first page resumes after it
     let one = load("example.json", &store, &[]);
@@ -260,6 +274,22 @@ fn virtuoso_answers_as_the_embedded_store() {
             assert_eq!(w, g, "a prediction differs between the stores");
         }
     }
+    // run.json names the store (without credentials); inspect shows it
+    let info =
+        |dir: &Path| -> Value { serde_json::from_str(&read(dir, "run.json")).expect("run.json") };
+    assert_eq!(info(&remote)["store"], store.as_str());
+    assert_eq!(info(&fetched)["store"], store.as_str());
+    assert_eq!(info(&embedded)["store"], Value::Null);
+    let shown = finkg().arg("inspect").arg(&remote).assert().success();
+    let shown = String::from_utf8_lossy(&shown.get_output().stdout).into_owned();
+    assert!(
+        shown.contains(&format!("pages' graphs read from the store at {store}")),
+        "{shown}"
+    );
+    let shown = finkg().arg("inspect").arg(&embedded).assert().success();
+    assert!(!String::from_utf8_lossy(&shown.get_output().stdout).contains("read from the store"));
+
+    serve_answers_as_the_embedded_store(&store, &dataset);
 
     // every query the run's plans hold, and a few of other shapes
     // (aggregates, ASK, the TBox, string functions), through both stores
@@ -341,6 +371,141 @@ fn virtuoso_answers_as_the_embedded_store() {
     );
     assert!(put.starts_with("loaded 257 pages"), "{put}");
     assert_eq!(virtuoso.triples(), count);
+}
+
+/// A page's named graph.
+fn page_graph(id: &str) -> String {
+    format!("https://w3id.org/finkg/data/{id}/graph")
+}
+
+/// `serve --store URL` (the store loaded with the public split) answers
+/// SPARQL queries and chat questions as `serve` on the embedded store does;
+/// a page whose file is not given is served from the store all the same.
+fn serve_answers_as_the_embedded_store(store: &str, dataset: &Path) {
+    use std::ffi::OsStr;
+    let embedded = served::Server::start(&[dataset]);
+    let remote = served::Server::start_with(
+        &[&data("example.json")],
+        &[OsStr::new("--store"), OsStr::new(store)],
+        4,
+    );
+    assert!(
+        remote
+            .banner
+            .contains("serving 257 pages from the store at")
+            && remote.banner.contains("table and text of 1 from"),
+        "{}",
+        remote.banner
+    );
+    let client = reqwest::blocking::Client::new();
+    let sparql = |server: &served::Server, query: &str, named: &[&str]| {
+        let mut form = vec![("query", query)];
+        form.extend(named.iter().map(|g| ("named-graph-uri", *g)));
+        let reply = client
+            .post(server.url("/sparql"))
+            .form(&form)
+            .header("accept", "application/sparql-results+json")
+            .send()
+            .expect("the server answers");
+        let status = reply.status().as_u16();
+        (status, reply.text().expect("a body"))
+    };
+    let mro = "Single_MRO/2007/page_134.pdf-1";
+    let hii = "Double_HII/2017/page_104.pdf";
+    let cells = format!(
+        "SELECT ?row ?column ?raw ?value WHERE {{ GRAPH <{}> {{ ?cell a qb:Observation ; \
+         fk:row/rdfs:label ?row ; fk:column/rdfs:label ?column ; fk:rawValue ?raw . \
+         OPTIONAL {{ ?cell fk:value ?value }} }} }}",
+        page_graph(hii)
+    );
+    let pages = "SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { GRAPH ?g { ?c a qb:Observation } }";
+    let tbox = "SELECT ?class WHERE { GRAPH ?t { ?class a owl:Class } }";
+    let one = page_graph(mro);
+    let cases: [(&str, &[&str]); 5] = [
+        (&cells, &[]),
+        (pages, &[]),
+        (pages, &[one.as_str()]),
+        ("ASK { ?s ?p ?o }", &[]),
+        (tbox, &[]),
+    ];
+    for (query, named) in cases {
+        let (want_status, want) = sparql(&embedded, query, named);
+        let (got_status, got) = sparql(&remote, query, named);
+        assert_eq!((want_status, got_status), (200, 200), "{query}: {got}");
+        let (want, got): (Value, Value) = (
+            serde_json::from_str(&want).expect("JSON"),
+            serde_json::from_str(&got).expect("JSON"),
+        );
+        assert!(!rows_of(&want).is_empty(), "{query}");
+        assert_eq!(rows_of(&want), rows_of(&got), "{query}");
+    }
+    let (_, all) = sparql(&remote, pages, &[]);
+    assert!(all.contains("\"257\""), "{all}");
+    let (_, mine) = sparql(&remote, pages, &[one.as_str()]);
+    assert!(mine.contains("\"1\""), "{mine}");
+    // no graph of the endpoint but the pages' and the TBox's
+    let (status, said) = sparql(&remote, pages, &["https://w3id.org/finkg/graph/loads"]);
+    assert_eq!(status, 400, "{said}");
+    assert!(said.contains("not a graph served here"), "{said}");
+    let (status, _) = sparql(&remote, "INSERT DATA { <a:b> <a:c> <a:d> }", &[]);
+    assert_eq!(status, 400);
+
+    // chat: the same turns, values, formulas and sources
+    let ask = |server: &served::Server, id: &str, questions: &[&str]| -> Value {
+        let reply = client
+            .post(server.url("/api/ask"))
+            .json(&serde_json::json!({"id": id, "questions": questions}))
+            .send()
+            .expect("the server answers");
+        assert_eq!(reply.status().as_u16(), 200);
+        reply.json().expect("JSON")
+    };
+    let mro_questions = [
+        "what was the weighted average exercise price per share in 2007?",
+        "and what was it in 2005?",
+        "what was, then, the change over the years?",
+    ];
+    for n in 1..=mro_questions.len() {
+        let want = ask(&embedded, mro, &mro_questions[..n]);
+        assert!(want["answer"].is_string(), "{want}");
+        assert_eq!(want, ask(&remote, mro, &mro_questions[..n]));
+    }
+    let hii_questions = ["what was the total in 2017?", "and in 2016?"];
+    let want = ask(&embedded, hii, &hii_questions);
+    assert_eq!(want, ask(&remote, hii, &hii_questions));
+
+    // the page whose file was given shows its table; another says why not
+    let page = |id: &str| {
+        client
+            .get(remote.url("/"))
+            .query(&[("id", id)])
+            .send()
+            .expect("answers")
+            .text()
+            .expect("text")
+    };
+    let shown = page(mro);
+    assert!(shown.contains("id=\"cell-0-2\">25.14</td>"), "{shown}");
+    assert!(!shown.contains("id=\"unread\""));
+    assert!(page(hii).contains("id=\"unread\""));
+    let (status, rest) = remote.interrupt();
+    assert!(status.success(), "{rest}");
+}
+
+#[test]
+fn serve_with_a_store_that_is_down_is_a_clear_error() {
+    let port = free_port();
+    let out = finkg()
+        .args(["serve", "--addr", "127.0.0.1:0", "--store"])
+        .arg(format!("http://127.0.0.1:{port}/sparql"))
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let said = String::from_utf8_lossy(&out);
+    assert!(said.contains("could not be reached (3 attempts)"), "{said}");
+    assert!(said.contains("hint: is the endpoint up"), "{said}");
 }
 
 /// `solve --store URL` over the example file: its stderr, after it ended

@@ -77,6 +77,52 @@ impl<E: std::error::Error + 'static> From<E> for CliError {
     }
 }
 
+/// Whether stdout's reader has gone (`finkg kg x.json | head -1`: `head`
+/// has exited): stdout is a pipe or socket that `poll` reports in error or
+/// hung up. Never blocks; `false` for a terminal, a file, or off Unix.
+pub fn stdout_closed() -> bool {
+    #[cfg(unix)]
+    {
+        use rustix::event::{poll, PollFd, PollFlags, Timespec};
+        let stdout = io::stdout();
+        let mut fds = [PollFd::new(&stdout, PollFlags::OUT)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        matches!(poll(&mut fds, Some(&now)), Ok(n) if n > 0)
+            && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
+/// The one way every command ends quietly when its stdout is closed
+/// (`finkg ontology check | head -1`): the process ignores SIGPIPE (Rust's
+/// default), so a write to a closed pipe fails with `BrokenPipe`. An error
+/// that says so ([`CliError::broken_pipe`]), or any error once
+/// [`stdout_closed`], ends the process with status 0 and nothing printed
+/// (`main`); `println!`'s panic on a closed stdout is caught by the panic
+/// hook this installs, which exits with status 0 too. Any other panic is
+/// reported by the default hook.
+pub fn quiet_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if payload.starts_with("failed printing to stdout") && stdout_closed() {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 /// The examples of a dataset file.
 pub fn load(path: &Path) -> Result<Vec<Example>, CliError> {
     let examples = dataset::load_file(path)?;

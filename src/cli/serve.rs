@@ -1,22 +1,28 @@
-//! `finkg serve`: loads every conversation of the files given, then serves
-//! them ([`crate::serve`]) until Ctrl-C.
+//! `finkg serve`: loads every conversation of the files given (or, with
+//! `--store URL`, reads every page the store holds by its load records),
+//! then serves them ([`crate::serve`]) until Ctrl-C.
 
+use super::store::StoreArgs;
 use super::{load, CliError};
 use crate::inspect::RunView;
+use crate::kg::PageSource;
 use crate::serve::{self, ServeError, Served};
 use crate::trace::error_chain;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `serve FILE... --addr ADDR [--run RUN_DIR]`: binds first (a port in use
-/// is reported before the pages load), loads every conversation of every
-/// file and the run folder, prints where it listens and what it loaded,
-/// and serves until Ctrl-C.
+/// `serve FILE... --addr ADDR [--run RUN_DIR] [--store URL]`: binds first
+/// (a port in use is reported before the pages load), loads every
+/// conversation of every file and the run folder, prints where it listens
+/// and what it loaded, and serves until Ctrl-C. With `--store URL` the
+/// store must answer at start (else a clear error); its loaded pages are
+/// served from it, the files giving their table, text and questions.
 pub fn run(
     files: &[PathBuf],
     addr: SocketAddr,
     run_dir: Option<&Path>,
+    store: &StoreArgs,
 ) -> Result<ExitCode, CliError> {
     let listener = serve::bind(addr).map_err(|e| {
         let error = CliError::new(error_chain(&e));
@@ -37,10 +43,22 @@ pub fn run(
     for file in files {
         conversations.extend(load(file)?.into_iter().map(|e| e.conversation));
     }
-    let mut served = Served::new(conversations).map_err(|e| {
-        CliError::new(format!("cannot load the pages: {}", error_chain(&e)))
-            .with_hint("each conversation id may appear in only one of the files")
-    })?;
+    let source = store.source()?;
+    let mut served = match &source {
+        PageSource::Build => Served::new(conversations).map_err(|e| {
+            CliError::new(format!("cannot load the pages: {}", error_chain(&e)))
+                .with_hint("each conversation id may appear in only one of the files")
+        })?,
+        PageSource::Remote(remote) | PageSource::Fetch(remote) => {
+            Served::remote(remote.clone(), source.clone(), conversations).map_err(|e| {
+                CliError::new(format!(
+                    "cannot read the pages from the store: {}",
+                    error_chain(&e)
+                ))
+                .with_hint("`finkg load FILE... --store URL` puts the files' pages there")
+            })?
+        }
+    };
     let local = listener.local_addr().unwrap_or(addr);
     let run_line = run.as_ref().map(|view| {
         format!(
@@ -59,14 +77,26 @@ pub fn run(
     }
     let stats = served.stats();
     println!("finkg serve: listening on http://{local}/ (Ctrl-C stops)");
-    println!(
-        "  loaded {} pages (every conversation of {}): {} quads with the TBox, {} table cells, {} text numbers",
-        served.pages(),
-        names.join(", "),
-        served.quads(),
-        stats.observations,
-        stats.text_facts,
-    );
+    match served.store() {
+        None => println!(
+            "  loaded {} pages (every conversation of {}): {} quads with the TBox, {} table cells, {} text numbers",
+            served.pages(),
+            names.join(", "),
+            served.quads(),
+            stats.observations,
+            stats.text_facts,
+        ),
+        Some(url) => println!(
+            "  serving {} pages from the store at {url} (by its load records; table and text of {} from {}): \
+             {} quads with the TBox, {} table cells, {} text numbers",
+            served.pages(),
+            served.pages() - served.unread(),
+            names.join(", "),
+            served.quads(),
+            stats.observations,
+            stats.text_facts,
+        ),
+    }
     println!(
         "  each page is the named graph <{}{{id}}/graph>, the TBox <{}>; the default graph is empty",
         crate::vocab::DATA,

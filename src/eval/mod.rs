@@ -300,7 +300,8 @@ pub fn run_with(
         (info, done)
     } else {
         clear(&options.out, options.force)?;
-        let info = RunInfo::start(&planner_name, options.dataset.as_deref(), options.limit);
+        let mut info = RunInfo::start(&planner_name, options.dataset.as_deref(), options.limit);
+        info.store = options.source.store();
         for name in RECORD_FILES {
             create(&options.out, name)?;
         }

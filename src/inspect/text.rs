@@ -68,6 +68,9 @@ pub fn overview(view: &RunView, marks: Marks) -> String {
         run.dataset.as_deref().unwrap_or("(dataset not recorded)"),
         view.conversations.len()
     );
+    if let Some(store) = &run.store {
+        let _ = writeln!(s, "pages' graphs read from the store at {store}");
+    }
     let _ = writeln!(
         s,
         "started {}, {}",

@@ -46,6 +46,28 @@ pub fn page_iri(id: &str) -> String {
     out
 }
 
+/// The conversation id whose page's named graph is `graph` (the inverse of
+/// [`page_iri`] followed by `/graph`); `None` for any other IRI.
+pub fn page_id(graph: &str) -> Option<String> {
+    let encoded = graph.strip_prefix(vocab::DATA)?.strip_suffix("/graph")?;
+    let mut bytes = Vec::with_capacity(encoded.len());
+    let mut rest = encoded.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        if b == b'%' {
+            let hex = std::str::from_utf8(tail.get(..2)?).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            rest = &tail[2..];
+        } else if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            bytes.push(b);
+            rest = tail;
+        } else {
+            return None;
+        }
+    }
+    let id = String::from_utf8(bytes).ok()?;
+    (!id.is_empty() && page_iri(&id) == graph[..graph.len() - "/graph".len()]).then_some(id)
+}
+
 struct Builder<'a> {
     graph: GraphName,
     /// Where each quad goes, in the order the page's quads are built.
@@ -295,5 +317,22 @@ fn add_sentence(
         for y in &n.nearby_years {
             b.add(&fact, &fk("nearbyYear"), year(*y));
         }
+    }
+}
+
+#[cfg(test)]
+mod page_id_tests {
+    use super::*;
+
+    #[test]
+    fn a_page_graph_names_its_conversation() {
+        for id in ["Single_MRO/2007/page_134.pdf-1", "a b%c/é", "x"] {
+            let graph = format!("{}/graph", page_iri(id));
+            assert_eq!(page_id(&graph).as_deref(), Some(id), "{graph}");
+        }
+        assert_eq!(page_id(vocab::TBOX_GRAPH), None);
+        assert_eq!(page_id(&format!("{}x/other", vocab::DATA)), None);
+        assert_eq!(page_id(&format!("{}x%zz/graph", vocab::DATA)), None);
+        assert_eq!(page_id(&format!("{}graph", vocab::DATA)), None);
     }
 }

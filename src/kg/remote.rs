@@ -321,36 +321,6 @@ enum Attempt {
     Failed(RemoteError),
 }
 
-/// Triples a statement of `INSERT DATA` carries at most: Virtuoso compiles
-/// each statement to SQL and refuses one past 10000 lines of it.
-const INSERT_BATCH: usize = 400;
-
-/// The updates that put `triples` (N-Triples, one a line) into `graph`:
-/// `INSERT DATA` statements of at most [`INSERT_BATCH`] triples, and the
-/// triples with blank nodes (the TBox's lists and restrictions) in one
-/// `INSERT … WHERE { }` template, since Virtuoso refuses blank nodes in
-/// `INSERT DATA` and a template keeps one blank node one node.
-fn write_inserts(update: &mut String, graph: &str, triples: &str) {
-    let (blank, plain): (Vec<&str>, Vec<&str>) = triples
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .partition(|l| l.contains("_:"));
-    for chunk in plain.chunks(INSERT_BATCH) {
-        let _ = writeln!(
-            update,
-            "INSERT DATA {{ GRAPH <{graph}> {{\n{}\n}} }} ;",
-            chunk.join("\n")
-        );
-    }
-    if !blank.is_empty() {
-        let _ = writeln!(
-            update,
-            "INSERT {{ GRAPH <{graph}> {{\n{}\n}} }} WHERE {{ }} ;",
-            blank.join("\n")
-        );
-    }
-}
-
 impl RemoteStore {
     /// A client for the endpoint `config` names (nothing is sent yet).
     pub fn new(config: RemoteConfig) -> Result<RemoteStore, RemoteError> {
@@ -373,6 +343,20 @@ impl RemoteStore {
     /// The query endpoint's URL.
     pub fn url(&self) -> &str {
         &self.config.query_url
+    }
+
+    /// The query endpoint's URL without the user and password it may
+    /// hold (`http://user:secret@host/sparql` is `http://host/sparql`): the
+    /// URL a record or a message may show.
+    pub fn shown_url(&self) -> String {
+        match reqwest::Url::parse(&self.config.query_url) {
+            Ok(mut url) => {
+                let _ = url.set_username("");
+                let _ = url.set_password(None);
+                url.to_string()
+            }
+            Err(_) => self.config.query_url.clone(),
+        }
     }
 
     fn update_url(&self) -> &str {
@@ -560,18 +544,40 @@ impl RemoteStore {
     /// The load records: each loaded graph's hash (a record missing its
     /// counts is no record).
     pub fn loaded(&self) -> Result<HashMap<String, String>, RemoteError> {
+        Ok(self
+            .records()?
+            .into_iter()
+            .map(|(graph, (hash, _))| (graph, hash))
+            .collect())
+    }
+
+    /// The load records: each loaded graph (the pages' and the TBox's)
+    /// with its hash and counts (a record missing its counts is no record).
+    pub fn records(&self) -> Result<HashMap<String, (String, GraphStats)>, RemoteError> {
         let text = format!(
-            "SELECT ?g ?hash WHERE {{ GRAPH <{LOAD_GRAPH}> {{ ?g <{LOAD}hash> ?hash ; \
+            "SELECT ?g ?hash ?t ?o ?s ?f WHERE {{ GRAPH <{LOAD_GRAPH}> {{ ?g <{LOAD}hash> ?hash ; \
              <{LOAD}triples> ?t ; <{LOAD}observations> ?o ; <{LOAD}sentences> ?s ; \
              <{LOAD}textFacts> ?f }} }}"
         );
+        let count = |t: &Option<Term>| match t {
+            Some(Term::Literal(l)) => l.value().parse().unwrap_or(0),
+            _ => 0,
+        };
         let mut loaded = HashMap::new();
         if let RemoteAnswer::Solutions(_, rows) =
             self.select(&text, &[], &[], LOAD_TIMEOUT, usize::MAX)?
         {
             for row in rows {
-                if let [Some(Term::NamedNode(g)), Some(Term::Literal(h))] = row.as_slice() {
-                    loaded.insert(g.as_str().to_string(), h.value().to_string());
+                if let [Some(Term::NamedNode(g)), Some(Term::Literal(h)), t, o, s, f] =
+                    row.as_slice()
+                {
+                    let stats = GraphStats {
+                        triples: count(t),
+                        observations: count(o),
+                        sentences: count(s),
+                        text_facts: count(f),
+                    };
+                    loaded.insert(g.as_str().to_string(), (h.value().to_string(), stats));
                 }
             }
         }
@@ -622,8 +628,23 @@ impl RemoteStore {
             }
         } else {
             for page in pages {
-                let _ = writeln!(update, "DROP SILENT GRAPH <{}> ;", page.graph);
-                write_inserts(&mut update, &page.graph, &page.triples);
+                // Virtuoso refuses blank nodes (the TBox's) in INSERT DATA:
+                // a template with no WHERE condition inserts them once, a
+                // few at a time (a long template passes its limit of
+                // generated SQL), each blank node's triples in one template
+                let (plain, blank) = split_blank(&page.triples);
+                let _ = write!(
+                    update,
+                    "DROP SILENT GRAPH <{g}> ;\nINSERT DATA {{ GRAPH <{g}> {{\n{plain}}} }} ;\n",
+                    g = page.graph
+                );
+                for group in blank {
+                    let _ = write!(
+                        update,
+                        "INSERT {{ GRAPH <{g}> {{\n{group}}} }} WHERE {{ }} ;\n",
+                        g = page.graph
+                    );
+                }
             }
         }
         update.push_str(&format!("INSERT DATA {{ GRAPH <{LOAD_GRAPH}> {{\n"));
@@ -685,6 +706,72 @@ impl RemoteStore {
         }
         Ok(quads)
     }
+}
+
+/// Most triples with blank nodes in one `INSERT` template.
+const BLANK_GROUP: usize = 100;
+
+/// N-Triples lines apart: those without a blank node, and those with one
+/// in groups of about [`BLANK_GROUP`] lines, every line naming a blank node
+/// in the same group as every other line naming it (directly or through
+/// another blank node), so a template's fresh blank nodes stay one node.
+fn split_blank(triples: &str) -> (String, Vec<String>) {
+    let mut plain = String::new();
+    let mut lines: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in triples.lines() {
+        let labels: Vec<&str> = line
+            .split_whitespace()
+            .filter(|t| t.starts_with("_:"))
+            .collect();
+        if labels.is_empty() {
+            plain.push_str(line);
+            plain.push('\n');
+        } else {
+            lines.push((line, labels));
+        }
+    }
+    // union-find over the blank labels
+    let mut parent: HashMap<&str, &str> = HashMap::new();
+    fn root<'a>(parent: &mut HashMap<&'a str, &'a str>, x: &'a str) -> &'a str {
+        let mut r = x;
+        while let Some(&p) = parent.get(r) {
+            if p == r {
+                break;
+            }
+            r = p;
+        }
+        parent.insert(x, r);
+        r
+    }
+    for (_, labels) in &lines {
+        for l in labels {
+            parent.entry(l).or_insert(l);
+        }
+        let first = root(&mut parent, labels[0]);
+        for l in &labels[1..] {
+            let other = root(&mut parent, l);
+            parent.insert(other, first);
+        }
+    }
+    let mut components: Vec<(&str, String)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (line, labels) in &lines {
+        let r = root(&mut parent, labels[0]);
+        let i = *index.entry(r).or_insert_with(|| {
+            components.push((r, String::new()));
+            components.len() - 1
+        });
+        components[i].1.push_str(line);
+        components[i].1.push('\n');
+    }
+    let mut groups: Vec<String> = Vec::new();
+    for (_, text) in components {
+        match groups.last_mut() {
+            Some(g) if g.lines().count() + text.lines().count() <= BLANK_GROUP => g.push_str(&text),
+            _ => groups.push(text),
+        }
+    }
+    (plain, groups)
 }
 
 /// The start of an error answer's body, on one line.
@@ -776,21 +863,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_large_graph_goes_in_as_bounded_statements_and_blank_nodes_in_one_template() {
-        let mut triples: String = (0..INSERT_BATCH * 2 + 1)
-            .map(|i| format!("<urn:s{i}> <urn:p> \"{i}\" .\n"))
-            .collect();
-        triples.push_str("<urn:s> <urn:list> _:b0 .\n_:b0 <urn:first> <urn:x> .\n");
-        let mut update = String::new();
-        write_inserts(&mut update, "urn:g", &triples);
-        assert_eq!(update.matches("INSERT DATA").count(), 3);
-        assert_eq!(update.matches("WHERE { }").count(), 1);
-        let template = update.split("INSERT {").nth(1).expect("a template");
-        assert_eq!(template.matches("_:b0").count(), 2, "{template}");
-        assert!(!update.split("INSERT {").next().unwrap().contains("_:"));
-    }
-
-    #[test]
     fn virtuoso_answers_read_as_the_embedded_store_gives_them() {
         let json = br#"{ "head": { "vars": ["b", "d"] }, "results": { "bindings": [
             { "b": { "type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#boolean", "value": "1" },
@@ -819,6 +891,38 @@ mod tests {
         assert!(RemoteStore::new(RemoteConfig::new("ftp://x/sparql")).is_err());
         assert!(RemoteStore::new(RemoteConfig::new("not a url")).is_err());
         assert!(RemoteStore::new(RemoteConfig::new("http://127.0.0.1:1/sparql")).is_ok());
+    }
+
+    #[test]
+    fn blank_nodes_stay_with_their_triples() {
+        let tbox = LoadPage::tbox().unwrap();
+        let (plain, groups) = split_blank(&tbox.triples);
+        assert!(!plain.contains("_:"));
+        let lines = plain.lines().count() + groups.iter().map(|g| g.lines().count()).sum::<usize>();
+        assert_eq!(lines, tbox.stats.triples);
+        assert!(groups.len() > 1, "{} groups", groups.len());
+        for (i, g) in groups.iter().enumerate() {
+            for label in g.split_whitespace().filter(|t| t.starts_with("_:")) {
+                for (j, other) in groups.iter().enumerate() {
+                    let named = other.split_whitespace().any(|t| t == label);
+                    assert!(i == j || !named, "{label} in groups {i} and {j}");
+                }
+            }
+        }
+        let (plain, groups) =
+            split_blank("<a> <b> _:x .\n_:x <c> _:y .\n_:y <d> <e> .\n<f> <g> <h> .\n");
+        assert_eq!(plain, "<f> <g> <h> .\n");
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].lines().count(), 3);
+    }
+
+    #[test]
+    fn the_shown_url_holds_no_credentials() {
+        let store = RemoteStore::new(RemoteConfig::new(
+            "http://user:secret@127.0.0.1:8890/sparql?x=1",
+        ))
+        .unwrap();
+        assert_eq!(store.shown_url(), "http://127.0.0.1:8890/sparql?x=1");
     }
 
     #[test]

@@ -94,6 +94,22 @@ pub enum KgError {
         /// What was asked.
         what: &'static str,
     },
+    /// A request named a graph the server does not serve (`serve --store`
+    /// serves the loaded pages' graphs and the TBox graph alone).
+    #[error("<{graph}> is not a graph served here: name a loaded page's graph or the TBox graph")]
+    NotServed {
+        /// The graph named.
+        graph: String,
+    },
+    /// A dataset file's page differs from the one the store holds.
+    #[error(
+        "the store's graph of conversation `{id}` was loaded from another version of its page \
+         (load it again with `finkg load`)"
+    )]
+    Stale {
+        /// The conversation's id.
+        id: String,
+    },
     /// Two conversations of one export share an id, so their pages would
     /// share IRIs.
     #[error("conversation id `{id}` appears more than once")]
@@ -213,6 +229,29 @@ trait PageStore: Send + Sync {
 /// A page's graph in a SPARQL endpoint.
 struct RemotePage(Arc<RemoteStore>);
 
+/// Every loaded page's graph in a SPARQL endpoint, for `serve --store`:
+/// a query sees the TBox graph and every page's graph, or those of them a
+/// request or the query's `FROM` names (no other graph of the endpoint).
+struct RemotePages {
+    remote: Arc<RemoteStore>,
+    /// The pages' graphs, then the TBox graph.
+    graphs: Vec<NamedNode>,
+    /// `graphs`, to check a graph named.
+    served: HashSet<String>,
+    /// Quads of `graphs` by the load records.
+    quads: usize,
+}
+
+/// The pages a remote store holds, by its load records: the store over all
+/// of them ([`KgStore::open_pages`]) and each page's id and hash, by id.
+pub struct RemotePagesOpened {
+    /// The store: queries see every page's graph and the TBox graph.
+    pub kg: KgStore,
+    /// Each loaded page: its conversation id and the hash of its triples
+    /// ([`super::remote::LoadPage::hash`]), sorted by id.
+    pub pages: Vec<(String, String)>,
+}
+
 /// The embedded store of one page (or of every page, for `serve`).
 struct Embedded {
     /// The page's ABox, or for [`KgStore::tbox`] the TBox.
@@ -244,6 +283,17 @@ impl std::fmt::Debug for PageSource {
             PageSource::Build => f.write_str("Build"),
             PageSource::Remote(r) => write!(f, "Remote({})", r.url()),
             PageSource::Fetch(r) => write!(f, "Fetch({})", r.url()),
+        }
+    }
+}
+
+impl PageSource {
+    /// The endpoint the pages' graphs are read from, its URL without
+    /// credentials ([`RemoteStore::shown_url`]); `None` when they are built.
+    pub fn store(&self) -> Option<String> {
+        match self {
+            PageSource::Build => None,
+            PageSource::Remote(r) | PageSource::Fetch(r) => Some(r.shown_url()),
         }
     }
 }
@@ -338,6 +388,52 @@ impl KgStore {
             backend: Box::new(Embedded::new(store, true)),
             graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
             stats,
+        })
+    }
+
+    /// Every page a SPARQL endpoint holds, by the load records `finkg load`
+    /// wrote, behind one store (as [`KgStore::build_pages`] builds them in
+    /// memory, for `serve --store`): a query runs at the endpoint over
+    /// every loaded page's graph and the TBox graph, or the ones a request
+    /// names. Its [`KgStore::stats`] are the pages' records summed.
+    pub fn open_pages(remote: Arc<RemoteStore>) -> Result<RemotePagesOpened, KgError> {
+        let records = remote.records().map_err(KgError::Remote)?;
+        let mut stats = GraphStats::default();
+        let mut pages = Vec::new();
+        let mut quads = 0;
+        let tbox = records.get(vocab::TBOX_GRAPH);
+        if let Some((_, s)) = tbox {
+            quads += s.triples;
+        }
+        for (graph, (hash, s)) in &records {
+            if let Some(id) = super::abox::page_id(graph) {
+                stats.triples += s.triples;
+                stats.observations += s.observations;
+                stats.sentences += s.sentences;
+                stats.text_facts += s.text_facts;
+                quads += s.triples;
+                pages.push((id, hash.clone()));
+            }
+        }
+        pages.sort();
+        let mut graphs: Vec<NamedNode> = pages
+            .iter()
+            .map(|(id, _)| NamedNode::new_unchecked(format!("{}/graph", super::abox::page_iri(id))))
+            .collect();
+        graphs.push(NamedNode::new_unchecked(vocab::TBOX_GRAPH));
+        let served = graphs.iter().map(|g| g.as_str().to_string()).collect();
+        Ok(RemotePagesOpened {
+            kg: KgStore {
+                backend: Box::new(RemotePages {
+                    remote,
+                    graphs,
+                    served,
+                    quads,
+                }),
+                graph: NamedNode::new_unchecked(vocab::TBOX_GRAPH),
+                stats,
+            },
+            pages,
         })
     }
 
@@ -472,21 +568,10 @@ impl PageStore for RemotePage {
                 named.push(vocab::TBOX_GRAPH);
             }
         }
-        match self
+        let answer = self
             .0
-            .select(query.text(), &default, &named, limit, MAX_ROWS)
-        {
-            Ok(RemoteAnswer::Boolean(b)) => Ok(QueryOutput::Boolean(b)),
-            Ok(RemoteAnswer::Solutions(variables, rows)) => {
-                Ok(QueryOutput::Solutions { variables, rows })
-            }
-            Err(RemoteError::TooManyRows { max }) => Err(KgError::TooManyRows { max }),
-            Err(RemoteError::Timeout { .. }) if by_deadline => Err(KgError::Deadline),
-            Err(RemoteError::Timeout { .. }) => Err(KgError::Timeout {
-                limit: QUERY_TIME_LIMIT,
-            }),
-            Err(e) => Err(KgError::Remote(e)),
-        }
+            .select(query.text(), &default, &named, limit, MAX_ROWS);
+        remote_output(answer, by_deadline)
     }
 
     fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError> {
@@ -496,6 +581,112 @@ impl PageStore for RemotePage {
 
     fn len(&self) -> Option<usize> {
         None
+    }
+}
+
+/// A remote store's answer as the embedded store's, its errors as the
+/// embedded store's when they mean the same (rows, time).
+fn remote_output(
+    answer: Result<RemoteAnswer, RemoteError>,
+    by_deadline: bool,
+) -> Result<QueryOutput, KgError> {
+    match answer {
+        Ok(RemoteAnswer::Boolean(b)) => Ok(QueryOutput::Boolean(b)),
+        Ok(RemoteAnswer::Solutions(variables, rows)) => {
+            Ok(QueryOutput::Solutions { variables, rows })
+        }
+        Err(RemoteError::TooManyRows { max }) => Err(KgError::TooManyRows { max }),
+        Err(RemoteError::Timeout { .. }) if by_deadline => Err(KgError::Deadline),
+        Err(RemoteError::Timeout { .. }) => Err(KgError::Timeout {
+            limit: QUERY_TIME_LIMIT,
+        }),
+        Err(e) => Err(KgError::Remote(e)),
+    }
+}
+
+impl PageStore for RemotePages {
+    /// A query at the endpoint over the dataset the request names, else
+    /// the one its own `FROM` and `FROM NAMED` name, else the empty default
+    /// graph and every served graph as the named graphs (as the embedded
+    /// store of every page answers); a graph named that is not served is
+    /// refused.
+    fn run(
+        &self,
+        query: &GuardedQuery,
+        graphs: &QueryGraphs,
+        _page: &NamedNode,
+        _bind_page: bool,
+    ) -> Result<QueryOutput, KgError> {
+        let (limit, by_deadline) = time_limit().ok_or(KgError::Deadline)?;
+        let own = query.query().dataset();
+        let names = |list: &[NamedNode]| -> Vec<String> {
+            list.iter().map(|g| g.as_str().to_string()).collect()
+        };
+        let mut default = if !graphs.default.is_empty() {
+            names(&graphs.default)
+        } else if let Some(own) = own {
+            names(&own.default)
+        } else {
+            Vec::new()
+        };
+        let mut named = if !graphs.named.is_empty() {
+            names(&graphs.named)
+        } else if let Some(own) = own {
+            own.named.as_deref().map(names).unwrap_or_default()
+        } else {
+            names(&self.graphs)
+        };
+        for graph in default.iter().chain(&named) {
+            if graph != EMPTY_GRAPH && !self.served.contains(graph) {
+                return Err(KgError::NotServed {
+                    graph: graph.clone(),
+                });
+            }
+        }
+        // an empty list sent would let the endpoint choose: an empty graph
+        // in its place holds nothing, as asked
+        for list in [&mut default, &mut named] {
+            if list.is_empty() {
+                list.push(EMPTY_GRAPH.to_string());
+            }
+        }
+        // the dataset goes as the query's FROM and FROM NAMED, not as
+        // protocol parameters: Virtuoso echoes each parameter as a response
+        // header, and hundreds of pages pass any client's header limit
+        let iris = |list: &[String]| -> Vec<NamedNode> {
+            list.iter().map(NamedNode::new_unchecked).collect()
+        };
+        let dataset = spargebra::algebra::QueryDataset {
+            default: iris(&default),
+            named: Some(iris(&named)),
+        };
+        let mut rewritten = query.query().clone();
+        match &mut rewritten {
+            spargebra::Query::Select { dataset: d, .. }
+            | spargebra::Query::Ask { dataset: d, .. }
+            | spargebra::Query::Construct { dataset: d, .. }
+            | spargebra::Query::Describe { dataset: d, .. } => *d = Some(dataset),
+        }
+        let answer = self
+            .remote
+            .select(&rewritten.to_string(), &[], &[], limit, MAX_ROWS);
+        remote_output(answer, by_deadline)
+    }
+
+    fn graph_quads(&self, graph: &NamedNode) -> Result<Vec<Quad>, KgError> {
+        if !self.served.contains(graph.as_str()) {
+            return Err(KgError::NotServed {
+                graph: graph.as_str().to_string(),
+            });
+        }
+        let limit = time_limit().ok_or(KgError::Deadline)?.0;
+        self.remote
+            .graph_quads(graph, limit)
+            .map_err(KgError::Remote)
+    }
+
+    fn len(&self) -> Option<usize> {
+        Some(self.quads)
     }
 }
 

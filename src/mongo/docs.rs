@@ -354,6 +354,7 @@ mod tests {
             git_revision: None,
             finkg_version: "0.1.0".into(),
             interrupted: false,
+            store: None,
         };
         let d = run_document(&run, None, RunStatus::Running, cost(&[]));
         assert_eq!(d.get_str("status").unwrap(), "running");

@@ -80,6 +80,11 @@ pub struct RunInfo {
     /// eval --resume` finishes it.
     #[serde(default)]
     pub interrupted: bool,
+    /// The SPARQL endpoint the pages' graphs were read from (`eval --store
+    /// URL`), without credentials; null when each page's graph was built
+    /// in memory.
+    #[serde(default)]
+    pub store: Option<String>,
 }
 
 impl RunInfo {
@@ -97,6 +102,7 @@ impl RunInfo {
             git_revision: git_revision(),
             finkg_version: env!("CARGO_PKG_VERSION").to_string(),
             interrupted: false,
+            store: None,
         }
     }
 }

@@ -23,12 +23,13 @@ pub mod run;
 pub mod sparql;
 pub mod web;
 
-use crate::dataset::Conversation;
+use crate::dataset::{Conversation, Document, Table};
 use crate::inspect::RunView;
-use crate::kg::{GraphStats, KgError, KgStore};
+use crate::kg::remote::{LoadPage, RemoteStore};
+use crate::kg::{GraphStats, KgError, KgStore, PageSource};
 use axum::routing::{get, post};
 use axum::Router;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -41,8 +42,14 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
 /// folder to browse.
 pub struct Served {
     kg: KgStore,
+    /// Where a chat's page graph comes from: built, or the remote store.
+    source: PageSource,
     conversations: Vec<Conversation>,
     by_id: HashMap<String, usize>,
+    /// Pages the store holds whose dataset file was not given: their
+    /// table and text are not known here (their questions are asked all
+    /// the same).
+    unread: HashSet<String>,
     run: Option<RunView>,
 }
 
@@ -50,17 +57,99 @@ impl Served {
     /// Loads every conversation's page into one store (ids must be distinct).
     pub fn new(conversations: Vec<Conversation>) -> Result<Self, KgError> {
         let kg = KgStore::build_pages(&conversations)?;
+        Ok(Self::with(
+            kg,
+            PageSource::Build,
+            conversations,
+            HashSet::new(),
+        ))
+    }
+
+    /// Every page a SPARQL endpoint holds, by the load records of `finkg
+    /// load` (`serve --store URL`): the SPARQL endpoint forwards each
+    /// query there, over every loaded page's graph, and a chat reads its
+    /// page's graph there through `source` (a [`PageSource::Remote`] or
+    /// [`PageSource::Fetch`] of `remote`). `conversations` (from the
+    /// dataset files given) supply their pages' table, text and questions
+    /// for the web page; each must be loaded, as it is in the files. The
+    /// other loaded pages are listed after them, by id. Blocking: call it
+    /// outside the server's runtime.
+    pub fn remote(
+        remote: std::sync::Arc<RemoteStore>,
+        source: PageSource,
+        conversations: Vec<Conversation>,
+    ) -> Result<Self, KgError> {
+        let opened = KgStore::open_pages(remote)?;
+        let loaded: HashMap<&str, &str> = opened
+            .pages
+            .iter()
+            .map(|(id, hash)| (id.as_str(), hash.as_str()))
+            .collect();
+        let mut given = HashSet::new();
+        for c in &conversations {
+            if !given.insert(c.id.clone()) {
+                return Err(KgError::DuplicateId { id: c.id.clone() });
+            }
+            match loaded.get(c.id.as_str()) {
+                None => return Err(KgError::NotLoaded { id: c.id.clone() }),
+                Some(hash) if *hash != LoadPage::of(c).hash => {
+                    return Err(KgError::Stale { id: c.id.clone() })
+                }
+                Some(_) => {}
+            }
+        }
+        let mut conversations = conversations;
+        let mut unread = HashSet::new();
+        for (id, _) in &opened.pages {
+            if !given.contains(id) {
+                unread.insert(id.clone());
+                conversations.push(Conversation {
+                    id: id.clone(),
+                    document: Document {
+                        pre_text: String::new(),
+                        post_text: String::new(),
+                        table: Table {
+                            columns: Vec::new(),
+                            rows: Vec::new(),
+                        },
+                    },
+                    questions: Vec::new(),
+                });
+            }
+        }
+        Ok(Self::with(opened.kg, source, conversations, unread))
+    }
+
+    fn with(
+        kg: KgStore,
+        source: PageSource,
+        conversations: Vec<Conversation>,
+        unread: HashSet<String>,
+    ) -> Self {
         let by_id = conversations
             .iter()
             .enumerate()
             .map(|(i, c)| (c.id.clone(), i))
             .collect();
-        Ok(Self {
+        Self {
             kg,
+            source,
             conversations,
             by_id,
+            unread,
             run: None,
-        })
+        }
+    }
+
+    /// The remote store the pages are read from, its URL without
+    /// credentials; `None` when they were built here.
+    pub fn store(&self) -> Option<String> {
+        self.source.store()
+    }
+
+    /// Pages whose table and text are not shown (their file not given).
+    pub fn unread(&self) -> usize {
+        self.unread.len()
     }
 
     /// Also serves `run` (a run folder, read) at `/run`.
@@ -136,12 +225,19 @@ pub fn serve(listener: std::net::TcpListener, served: Served) -> Result<(), Serv
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    // held here, so the last of it (a remote store's blocking HTTP client)
+    // is let go outside the runtime, never on its thread
+    let served = Arc::new(served);
+    let app = router(served.clone());
+    let result = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, router(Arc::new(served)))
+        axum::serve(listener, app)
             .with_graceful_shutdown(stop_signal())
             .await
-    })?;
+    });
+    drop(runtime);
+    drop(served);
+    result?;
     Ok(())
 }
 

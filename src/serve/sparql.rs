@@ -206,7 +206,11 @@ fn failed(e: KgError) -> Refusal {
         | KgError::Deadline
         | KgError::Memory { .. }
         | KgError::TooManyRows { .. } => StatusCode::SERVICE_UNAVAILABLE,
-        KgError::Evaluation(_) | KgError::Guard(_) => StatusCode::BAD_REQUEST,
+        KgError::Evaluation(_) | KgError::Guard(_) | KgError::NotServed { .. } => {
+            StatusCode::BAD_REQUEST
+        }
+        // the remote store (`serve --store`) failed or refused
+        KgError::Remote(_) => StatusCode::BAD_GATEWAY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     Refusal::new(status, error_chain(&e))

@@ -179,6 +179,13 @@ fn page(served: &Served, c: &Conversation) -> String {
         escape(&c.id),
         escape(&c.id)
     );
+    if served.unread.contains(&c.id) {
+        main.push_str(
+            "<p class=\"note\" id=\"unread\">This page's graph is in the store; its table and \
+             text are shown when <code>finkg serve --store</code> is given the dataset file \
+             that holds it. Its questions are answered all the same.</p>",
+        );
+    }
     sentences(&mut main, &pre);
     main.push_str("<table id=\"report-table\"><thead><tr><th></th>");
     for (j, column) in doc.table.columns.iter().enumerate() {
@@ -283,7 +290,10 @@ pub async fn ask(
     let internal = |m: String| (StatusCode::INTERNAL_SERVER_ERROR, m);
     tokio::task::spawn_blocking(move || {
         let mut planner = RulesPlanner::new().map_err(|e| internal(error_chain(&e)))?;
-        let mut session = Session::new(&conversation).map_err(|e| internal(error_chain(&e)))?;
+        // the page's graph built, or read from the remote store (blocking
+        // HTTP: this runs on one of tokio's blocking threads)
+        let mut session =
+            Session::open(&conversation, &served.source).map_err(|e| internal(error_chain(&e)))?;
         let mut last = None;
         for q in &request.questions {
             last = Some(session.ask(&mut planner, q));
