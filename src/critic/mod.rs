@@ -64,6 +64,11 @@ pub trait Critic {
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
         Vec::new()
     }
+    /// Why the run must stop, if it must: a critic with a model shares the
+    /// run's budget and clock (none for critics that use no model).
+    fn stop_reason(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The checks that need no model, with their cue words from the TBox.
