@@ -246,6 +246,11 @@ enum Command {
         /// Also browse this run folder (`finkg eval --out`) at /run.
         #[arg(long, value_name = "RUN_DIR")]
         run: Option<PathBuf>,
+        /// Review each answer of the web page before it is kept, as
+        /// `solve` and `chat` do (the rules planner revises once after a
+        /// finding); `off` keeps every result as planned.
+        #[arg(long, value_enum, default_value = "deterministic")]
+        critic: finkg::cli::planners::ServeCritic,
     },
     /// Learn the metric lexicon, or check the ontology folder.
     Ontology {
@@ -426,7 +431,12 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             force,
             progress: !no_progress,
         }),
-        Command::Serve { files, addr, run } => finkg::cli::serve::run(&files, addr, run.as_deref()),
+        Command::Serve {
+            files,
+            addr,
+            run,
+            critic,
+        } => finkg::cli::serve::run(&files, addr, run.as_deref(), critic),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),
             OntologyAction::Check { dir } => ontology::check(&dir),

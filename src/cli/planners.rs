@@ -50,6 +50,16 @@ pub enum CriticKind {
     Off,
 }
 
+/// Which critic reviews the web page's answers of `finkg serve`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeCritic {
+    /// The checks that need no model, and the rules planner's revision,
+    /// as `solve` and `chat` by default.
+    Deterministic,
+    /// Keep every result as planned.
+    Off,
+}
+
 /// Which planner plans the turns, and its settings.
 #[derive(Args, Clone)]
 pub struct PlannerArgs {

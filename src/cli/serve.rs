@@ -1,6 +1,7 @@
 //! `finkg serve`: loads every conversation of the files given, then serves
 //! them ([`crate::serve`]) until Ctrl-C.
 
+use super::planners::ServeCritic;
 use super::{load, CliError};
 use crate::inspect::RunView;
 use crate::serve::{self, ServeError, Served};
@@ -9,14 +10,16 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `serve FILE... --addr ADDR [--run RUN_DIR]`: binds first (a port in use
-/// is reported before the pages load), loads every conversation of every
-/// file and the run folder, prints where it listens and what it loaded,
-/// and serves until Ctrl-C.
+/// `serve FILE... --addr ADDR [--run RUN_DIR] [--critic deterministic|off]`:
+/// binds first (a port in use is reported before the pages load), loads
+/// every conversation of every file and the run folder, prints where it
+/// listens and what it loaded, and serves until Ctrl-C; the web page's
+/// questions are answered with `critic`.
 pub fn run(
     files: &[PathBuf],
     addr: SocketAddr,
     run_dir: Option<&Path>,
+    critic: ServeCritic,
 ) -> Result<ExitCode, CliError> {
     let listener = serve::bind(addr).map_err(|e| {
         let error = CliError::new(error_chain(&e));
@@ -37,10 +40,12 @@ pub fn run(
     for file in files {
         conversations.extend(load(file)?.into_iter().map(|e| e.conversation));
     }
-    let mut served = Served::new(conversations).map_err(|e| {
-        CliError::new(format!("cannot load the pages: {}", error_chain(&e)))
-            .with_hint("each conversation id may appear in only one of the files")
-    })?;
+    let mut served = Served::new(conversations)
+        .map_err(|e| {
+            CliError::new(format!("cannot load the pages: {}", error_chain(&e)))
+                .with_hint("each conversation id may appear in only one of the files")
+        })?
+        .with_critic(critic == ServeCritic::Deterministic);
     let local = listener.local_addr().unwrap_or(addr);
     let run_line = run.as_ref().map(|view| {
         format!(

@@ -8,7 +8,8 @@
 //!   ([`crate::kg::GuardedQuery`], [`KgStore::query_over`]); updates are
 //!   refused.
 //! - [`web`]: a page at `/` to pick a report, read its table and text, and
-//!   ask it questions turn by turn through the rules planner
+//!   ask it questions turn by turn through the rules planner and the
+//!   deterministic critic unless `--critic off`
 //!   ([`crate::pipeline::Session`]), with each answer's plan, formula,
 //!   values, SPARQL, and the sources highlighted in the table and text.
 //! - [`run`]: with `--run RUN_DIR`, the run folder as `finkg inspect`
@@ -44,6 +45,9 @@ pub struct Served {
     conversations: Vec<Conversation>,
     by_id: HashMap<String, usize>,
     run: Option<RunView>,
+    /// Whether `/api/ask` reviews each result with the deterministic
+    /// critic, as `solve` and `chat` do by default (`serve --critic`).
+    critic: bool,
 }
 
 impl Served {
@@ -60,7 +64,15 @@ impl Served {
             conversations,
             by_id,
             run: None,
+            critic: true,
         })
+    }
+
+    /// Whether `/api/ask` reviews each result with the deterministic
+    /// critic (on unless told otherwise, as in `solve` and `chat`).
+    pub fn with_critic(mut self, on: bool) -> Self {
+        self.critic = on;
+        self
     }
 
     /// Also serves `run` (a run folder, read) at `/run`.
