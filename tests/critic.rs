@@ -288,6 +288,41 @@ fn a_second_round_revises_a_revision_that_fails_too() {
 }
 
 #[test]
+fn the_agents_second_round_goes_on_with_its_tool_loop() {
+    let server = Server::script(vec![
+        answer("revenue record year", "2009"),
+        answer("revenue record year", "2008"),
+        answer("revenue", "2009"),
+    ]);
+    let agent = AgentPlanner::new(shared(&server)).expect("the agent starts");
+    let trace = ask(
+        Planners::single(Box::new(agent))
+            .with_critic(deterministic())
+            .with_max_revisions(2),
+        QUESTION,
+    );
+    assert_eq!(trace.answer, number(1500), "{trace:#?}");
+    let critic = trace
+        .critic
+        .as_ref()
+        .expect("the critic's review is traced");
+    assert_eq!(critic.revisions.len(), 2, "{critic:#?}");
+    assert!(!critic.revisions[0].accepted && critic.revisions[1].accepted);
+    let got = server.received();
+    assert_eq!(got.len(), 3);
+    // each revision answers the `answer` call before it
+    let messages = got[2].messages();
+    let last = messages.last().expect("a message");
+    assert_eq!(last["role"], "tool", "{messages:?}");
+    assert_eq!(
+        last["tool_call_id"],
+        messages[messages.len() - 2]["tool_calls"][0]["id"]
+    );
+    let tools = messages.iter().filter(|m| m["role"] == "tool").count();
+    assert_eq!(tools, 2, "both findings, in order: {messages:?}");
+}
+
+#[test]
 fn the_rounds_stop_at_the_limit() {
     let server = Server::script(vec![
         lookup("revenue record year", "2009"),
