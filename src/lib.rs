@@ -15,7 +15,7 @@
 //!   side by side.
 //! - [`critic`] checks a proposed result before it is kept (the
 //!   deterministic checks; the LLM critic is in [`llm`]); on a finding the
-//!   planner revises once.
+//!   planner revises (one round unless `--critic-max-revisions`).
 //! - [`pipeline`] answers a conversation turn by turn.
 //! - [`run`] holds a run's records (the run folder's, the scores, the
 //!   observer seam), shared by [`eval`], which scores runs and writes run

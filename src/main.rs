@@ -251,6 +251,11 @@ enum Command {
         run: Option<PathBuf>,
         #[command(flatten)]
         store: StoreArgs,
+        /// Review each answer of the web page before it is kept, as
+        /// `solve` and `chat` do (the rules planner revises once after a
+        /// finding); `off` keeps every result as planned.
+        #[arg(long, value_enum, default_value = "deterministic")]
+        critic: finkg::cli::planners::ServeCritic,
     },
     /// Learn the metric lexicon, or check the ontology folder.
     Ontology {
@@ -437,7 +442,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             addr,
             run,
             store,
-        } => finkg::cli::serve::run(&files, addr, run.as_deref(), &store),
+            critic,
+        } => finkg::cli::serve::run(&files, addr, run.as_deref(), &store, critic),
         Command::Ontology { action } => match action {
             OntologyAction::Build { dataset, out } => ontology::build(&dataset, &out),
             OntologyAction::Check { dir } => ontology::check(&dir),

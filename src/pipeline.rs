@@ -10,8 +10,10 @@
 //! evaluated: the pipeline reuses it, so each plan is bound once.
 //!
 //! With [`Planners::critic`], each result is reviewed before it is kept: on
-//! a finding the planner gets one revision ([`Planner::revise`]), kept only
-//! when the critic accepts it; the trace records both (`critic`).
+//! a finding the planner revises it ([`Planner::revise`]), each revision
+//! reviewed again, up to [`Planners::max_revisions`] rounds (one unless
+//! told); a revision is kept only when the critic accepts it; the trace
+//! records every finding and revision (`critic`).
 
 use crate::critic::{Critic, Review};
 use crate::dataset::Conversation;
@@ -173,14 +175,19 @@ impl Session {
     /// the first planner's exchanges and says why (`fallback`).
     pub fn ask_with(&mut self, planners: &mut Planners, question: &str) -> TurnTrace {
         let critic = &mut planners.critic;
-        let (first, result) =
-            self.attempt_reviewed(planners.primary.as_mut(), critic.as_deref_mut(), question);
+        let rounds = planners.max_revisions;
+        let (first, result) = self.attempt_reviewed(
+            planners.primary.as_mut(),
+            critic.as_deref_mut(),
+            rounds,
+            question,
+        );
         let Some(fallback) = planners.fallback.as_mut().filter(|_| result.is_none()) else {
             self.state.push_turn(question, result);
             return first;
         };
         let (mut trace, result) =
-            self.attempt_reviewed(fallback.as_mut(), critic.as_deref_mut(), question);
+            self.attempt_reviewed(fallback.as_mut(), critic.as_deref_mut(), rounds, question);
         trace.fallback = Some(format!(
             "{} failed: {}",
             first.planner,
@@ -211,11 +218,14 @@ impl Session {
     }
 
     /// [`Session::attempt`], then the critic's review of the result and,
-    /// on a finding, one revision, kept only when the critic accepts it.
+    /// on a finding, up to `rounds` revisions, each reviewed again: the
+    /// first the critic accepts (with another answer) is kept; a revision
+    /// that fails the critic too is revised again with its own finding.
     fn attempt_reviewed(
         &self,
         planner: &mut dyn Planner,
         critic: Option<&mut (dyn Critic + Send + 'static)>,
+        rounds: u32,
         question: &str,
     ) -> (TurnTrace, Option<TurnResult>) {
         let (mut trace, result) = self.attempt(planner, question);
@@ -225,7 +235,7 @@ impl Session {
         let mut note = CriticTrace {
             critic: critic.name().to_string(),
             findings: Vec::new(),
-            revision: None,
+            revisions: Vec::new(),
         };
         let finding = critic.review(&Review {
             question,
@@ -233,28 +243,31 @@ impl Session {
             result: first,
         });
         trace.llm.append(&mut critic.take_exchanges());
-        let Some(finding) = finding else {
-            trace.usage = Usage::of(&trace.llm);
-            trace.critic = Some(note);
-            return (trace, result);
-        };
-        note.findings.push(finding.clone());
-        let mut again = TurnTrace::new(&self.id, self.state.len(), question, planner.name());
-        let revised = self.revise_and_run(planner, question, &finding, &mut again);
-        trace.llm.append(&mut planner.take_exchanges());
-        let grounding = planner.take_grounding();
-        trace.timings_us.plan += again.timings_us.plan;
-        trace.timings_us.execute += again.timings_us.execute;
-        let mut revision = RevisionTrace {
-            accepted: false,
-            answer: again.answer,
-            replaced: None,
-            formula: again.formula.clone(),
-            plan: again.plan.clone(),
-            error: again.error.clone(),
-        };
         let mut kept = result;
-        if let Some(revised) = revised {
+        let mut next = finding;
+        for _ in 0..rounds {
+            let Some(finding) = next.take() else {
+                break;
+            };
+            note.findings.push(finding.clone());
+            let mut again = TurnTrace::new(&self.id, self.state.len(), question, planner.name());
+            let revised = self.revise_and_run(planner, question, &finding, &mut again);
+            trace.llm.append(&mut planner.take_exchanges());
+            let grounding = planner.take_grounding();
+            trace.timings_us.plan += again.timings_us.plan;
+            trace.timings_us.execute += again.timings_us.execute;
+            let mut revision = RevisionTrace {
+                accepted: false,
+                answer: again.answer,
+                replaced: None,
+                formula: again.formula.clone(),
+                plan: again.plan.clone(),
+                error: again.error.clone(),
+            };
+            let Some(revised) = revised else {
+                note.revisions.push(revision);
+                break;
+            };
             let second = critic.review(&Review {
                 question,
                 state: &self.state,
@@ -264,7 +277,7 @@ impl Session {
             match second {
                 Some(f) => {
                     revision.error = Some(format!("the revised result fails too: {f}"));
-                    note.findings.push(f);
+                    next = Some(f);
                 }
                 None if kept.as_ref().is_some_and(|k| k.value == revised.value) => {
                     revision.error = Some("the revision gives the same answer".into());
@@ -281,8 +294,10 @@ impl Session {
                     kept = Some(revised);
                 }
             }
+            note.revisions.push(revision);
         }
-        note.revision = Some(revision);
+        // a finding no round was left to revise
+        note.findings.extend(next);
         trace.usage = Usage::of(&trace.llm);
         trace.critic = Some(note);
         (trace, kept)
@@ -435,7 +450,13 @@ pub struct Planners {
     /// Reviews each result before it is kept (`--critic`); none: every
     /// result is kept as planned.
     pub critic: Option<Box<dyn Critic + Send>>,
+    /// Revision rounds a turn after a finding ([`DEFAULT_MAX_REVISIONS`]
+    /// unless told); 0 keeps every result as planned, its findings traced.
+    pub max_revisions: u32,
 }
+
+/// Revision rounds a turn unless another number is given.
+pub const DEFAULT_MAX_REVISIONS: u32 = 1;
 
 impl Planners {
     /// One planner, no fallback.
@@ -444,6 +465,7 @@ impl Planners {
             primary: planner,
             fallback: None,
             critic: None,
+            max_revisions: DEFAULT_MAX_REVISIONS,
         }
     }
 
@@ -452,6 +474,13 @@ impl Planners {
         self.critic = critic;
         self
     }
+
+    /// The same planners, with up to `rounds` revisions a turn.
+    pub fn with_max_revisions(mut self, rounds: u32) -> Self {
+        self.max_revisions = rounds;
+        self
+    }
+
     /// The run's name for its planners: `llm`, or `llm, fallback rules`.
     pub fn name(&self) -> String {
         match &self.fallback {
@@ -459,11 +488,13 @@ impl Planners {
             None => self.primary.name().to_string(),
         }
     }
-    /// Why the run must stop, if it must (see [`Planner::stop_reason`]).
+    /// Why the run must stop, if it must (see [`Planner::stop_reason`]
+    /// and [`Critic::stop_reason`]).
     pub fn stop_reason(&self) -> Option<String> {
         self.primary
             .stop_reason()
             .or_else(|| self.fallback.as_ref().and_then(|f| f.stop_reason()))
+            .or_else(|| self.critic.as_ref().and_then(|c| c.stop_reason()))
     }
 }
 

@@ -28,14 +28,15 @@
 //!
 //! A turn whose result a critic reviewed (`--critic`, see [`crate::critic`])
 //! adds `critic`: the critic's name, every finding (on the first result,
-//! then on the revised one) and the revision, if one was asked; an accepted
+//! then on each revised one) and the revisions asked, in order (at most
+//! `--critic-max-revisions`; none when nothing was found); an accepted
 //! revision's plan, values and formula are the turn's own, and `replaced`
 //! keeps the first answer:
 //! ```json
 //! {"critic": {"critic": "deterministic",
 //!             "findings": [{"check": "year", "message": "...", "suspects": ["value"]}],
-//!             "revision": {"accepted": true, "answer": 1250, "replaced": 2008,
-//!                          "formula": "value", "error": null}}}
+//!             "revisions": [{"accepted": true, "answer": 1250, "replaced": 2008,
+//!                            "formula": "value", "error": null}]}}
 //! ```
 
 use crate::turn::{Answer, Finding, LlmExchange, Plan, TurnResult, Usage, UsedValue};
@@ -116,16 +117,17 @@ pub struct TurnTrace {
     pub critic: Option<CriticTrace>,
 }
 
-/// A critic's review of a turn: its findings and the revision.
+/// A critic's review of a turn: its findings and the revisions.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CriticTrace {
     /// The critic, as `--critic` names it.
     pub critic: String,
-    /// Every finding, in order: on the first result, then on the revised one.
+    /// Every finding, in order: on the first result, then on each revised one.
     pub findings: Vec<Finding>,
-    /// The revision asked after the first finding.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub revision: Option<RevisionTrace>,
+    /// The revisions asked, in order: the first after the first finding,
+    /// each next one after the finding on the revision before it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub revisions: Vec<RevisionTrace>,
 }
 
 /// One revision round: the revised result and whether it was kept.

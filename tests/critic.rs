@@ -85,7 +85,8 @@ fn the_rules_planner_revises_by_its_next_best_grounding() {
     assert_eq!(critic.critic, "deterministic");
     assert_eq!(critic.findings.len(), 1, "{critic:#?}");
     assert_eq!(critic.findings[0].check, CheckKind::Year);
-    let revision = critic.revision.expect("a revision was asked");
+    assert_eq!(critic.revisions.len(), 1, "{critic:#?}");
+    let revision = &critic.revisions[0];
     assert!(revision.accepted);
     assert_eq!(revision.replaced, number(2007));
     assert_eq!(revision.answer, number(1500));
@@ -111,7 +112,7 @@ fn a_result_that_passes_is_kept_with_no_finding() {
     assert_eq!(trace.answer, number(1200));
     let critic = trace.critic.expect("the critic's review is traced");
     assert!(critic.findings.is_empty());
-    assert!(critic.revision.is_none());
+    assert!(critic.revisions.is_empty());
 }
 
 /// A query for the cell of `row` and `column`, by their labels.
@@ -150,7 +151,7 @@ fn the_llm_planner_reads_the_finding_and_its_revised_plan_is_used() {
         .as_ref()
         .expect("the critic's review is traced");
     assert_eq!(critic.findings[0].check, CheckKind::Year);
-    assert!(critic.revision.as_ref().is_some_and(|r| r.accepted));
+    assert!(critic.revisions.len() == 1 && critic.revisions[0].accepted);
     let phases: Vec<&str> = trace.llm.iter().map(|e| e.phase.as_str()).collect();
     assert_eq!(phases, ["phase1", "revise"]);
 
@@ -196,7 +197,7 @@ fn the_agent_gets_the_finding_as_its_answers_result() {
         .as_ref()
         .expect("the critic's review is traced");
     assert_eq!(critic.findings[0].check, CheckKind::Year);
-    assert!(critic.revision.as_ref().is_some_and(|r| r.accepted));
+    assert!(critic.revisions.len() == 1 && critic.revisions[0].accepted);
     let got = server.received();
     assert_eq!(got.len(), 2);
     let messages = got[1].messages();
@@ -224,12 +225,150 @@ fn a_revision_that_fails_the_critic_too_keeps_the_first_result() {
     assert_eq!(trace.answer, number(2007));
     let critic = trace.critic.expect("the critic's review is traced");
     assert_eq!(critic.findings.len(), 2, "both results' findings");
-    let revision = critic.revision.expect("a revision was asked");
+    assert_eq!(critic.revisions.len(), 1, "{critic:#?}");
+    let revision = &critic.revisions[0];
     assert!(!revision.accepted);
     assert!(revision
         .error
         .as_deref()
         .is_some_and(|e| e.contains("fails too")));
+}
+
+#[test]
+fn a_second_round_revises_a_revision_that_fails_too() {
+    let server = Server::script(vec![
+        lookup("revenue record year", "2009"),
+        lookup("revenue record year", "2008"),
+        lookup("revenue", "2009"),
+    ]);
+    let planner = LlmPlanner::new(shared(&server)).expect("the planner starts");
+    let trace = ask(
+        Planners::single(Box::new(planner))
+            .with_critic(deterministic())
+            .with_max_revisions(2),
+        QUESTION,
+    );
+    assert_eq!(trace.answer, number(1500), "{trace:#?}");
+    let critic = trace
+        .critic
+        .as_ref()
+        .expect("the critic's review is traced");
+    assert_eq!(critic.findings.len(), 2, "{critic:#?}");
+    assert!(critic.findings.iter().all(|f| f.check == CheckKind::Year));
+    assert_eq!(critic.revisions.len(), 2, "{critic:#?}");
+    assert!(!critic.revisions[0].accepted);
+    assert_eq!(critic.revisions[0].answer, number(2007));
+    assert!(critic.revisions[0]
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("fails too")));
+    assert!(critic.revisions[1].accepted, "{critic:#?}");
+    assert_eq!(critic.revisions[1].replaced, number(2007));
+    assert_eq!(critic.revisions[1].answer, number(1500));
+    assert_eq!(trace.values[0].value, Decimal::from(1500));
+    let phases: Vec<&str> = trace.llm.iter().map(|e| e.phase.as_str()).collect();
+    assert_eq!(phases, ["phase1", "revise", "revise"]);
+    // the second round continues the conversation with the second finding
+    let got = server.received();
+    assert_eq!(got.len(), 3);
+    let roles: Vec<String> = got[2]
+        .messages()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "user", "assistant", "user"]
+    );
+    let feedback = got[2].messages()[5]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(feedback.contains("reads as a year"), "{feedback}");
+}
+
+#[test]
+fn the_agents_second_round_goes_on_with_its_tool_loop() {
+    let server = Server::script(vec![
+        answer("revenue record year", "2009"),
+        answer("revenue record year", "2008"),
+        answer("revenue", "2009"),
+    ]);
+    let agent = AgentPlanner::new(shared(&server)).expect("the agent starts");
+    let trace = ask(
+        Planners::single(Box::new(agent))
+            .with_critic(deterministic())
+            .with_max_revisions(2),
+        QUESTION,
+    );
+    assert_eq!(trace.answer, number(1500), "{trace:#?}");
+    let critic = trace
+        .critic
+        .as_ref()
+        .expect("the critic's review is traced");
+    assert_eq!(critic.revisions.len(), 2, "{critic:#?}");
+    assert!(!critic.revisions[0].accepted && critic.revisions[1].accepted);
+    let got = server.received();
+    assert_eq!(got.len(), 3);
+    // each revision answers the `answer` call before it
+    let messages = got[2].messages();
+    let last = messages.last().expect("a message");
+    assert_eq!(last["role"], "tool", "{messages:?}");
+    assert_eq!(
+        last["tool_call_id"],
+        messages[messages.len() - 2]["tool_calls"][0]["id"]
+    );
+    let tools = messages.iter().filter(|m| m["role"] == "tool").count();
+    assert_eq!(tools, 2, "both findings, in order: {messages:?}");
+}
+
+#[test]
+fn the_rounds_stop_at_the_limit() {
+    let server = Server::script(vec![
+        lookup("revenue record year", "2009"),
+        lookup("revenue record year", "2008"),
+        lookup("revenue", "2009"),
+    ]);
+    let planner = LlmPlanner::new(shared(&server)).expect("the planner starts");
+    let trace = ask(
+        Planners::single(Box::new(planner)).with_critic(deterministic()),
+        QUESTION,
+    );
+    assert_eq!(trace.answer, number(2007), "one round by default");
+    let critic = trace.critic.expect("the critic's review is traced");
+    assert_eq!(critic.revisions.len(), 1);
+    assert_eq!(critic.findings.len(), 2, "the revision's finding is traced");
+    assert_eq!(server.received().len(), 2, "no second revision");
+}
+
+#[test]
+fn zero_rounds_keep_the_result_with_its_finding() {
+    let server = Server::script(vec![
+        lookup("revenue record year", "2009"),
+        lookup("revenue", "2009"),
+    ]);
+    let planner = LlmPlanner::new(shared(&server)).expect("the planner starts");
+    let trace = ask(
+        Planners::single(Box::new(planner))
+            .with_critic(deterministic())
+            .with_max_revisions(0),
+        QUESTION,
+    );
+    assert_eq!(trace.answer, number(2007));
+    let critic = trace.critic.expect("the critic's review is traced");
+    assert_eq!(critic.findings.len(), 1);
+    assert_eq!(critic.findings[0].check, CheckKind::Year);
+    assert!(critic.revisions.is_empty());
+    assert_eq!(server.received().len(), 1, "no revision was asked");
+    // the rules planner likewise
+    let trace = ask(
+        Planners::single(rules())
+            .with_critic(deterministic())
+            .with_max_revisions(0),
+        QUESTION,
+    );
+    assert_eq!(trace.answer, number(2007));
+    assert!(trace.critic.is_some_and(|c| c.revisions.is_empty()));
 }
 
 #[test]
@@ -274,7 +413,8 @@ fn the_llm_critic_rejects_and_the_rules_planner_revises() {
         review.findings[0].message,
         "the question asks for 2009, not 2008"
     );
-    let revision = review.revision.as_ref().expect("a revision was asked");
+    assert_eq!(review.revisions.len(), 1);
+    let revision = &review.revisions[0];
     assert!(revision.accepted, "{revision:?}");
     assert_eq!(trace.answer, number(250), "the next-best grounding");
     assert_eq!(revision.replaced, number(1200));
@@ -351,6 +491,32 @@ fn the_critic_flag_of_solve() {
         default.contains("revised: 1500 (replaces 2007)"),
         "{default}"
     );
+    let none = solve(&["--explain", "--critic-max-revisions", "0"]);
+    assert!(none.contains("-> 2007"), "{none}");
+    assert!(
+        none.contains("critic (deterministic): year check: "),
+        "{none}"
+    );
+    assert!(!none.contains("revised"), "{none}");
+    // `max_revisions` of the configuration file, and the flag over it
+    let dir = tempfile::TempDir::new().unwrap();
+    let config = dir.path().join("finkg.toml");
+    std::fs::write(&config, "[critic]\nmax_revisions = 0\n").unwrap();
+    let config = config.to_str().unwrap();
+    let filed = solve(&["--explain", "--config", config]);
+    assert!(filed.contains("-> 2007"), "{filed}");
+    assert!(!filed.contains("revised"), "{filed}");
+    let flagged = solve(&[
+        "--explain",
+        "--config",
+        config,
+        "--critic-max-revisions",
+        "1",
+    ]);
+    assert!(
+        flagged.contains("revised: 1500 (replaces 2007)"),
+        "{flagged}"
+    );
     let off = solve(&["--explain", "--critic", "off"]);
     assert!(off.contains("-> 2007"), "{off}");
     assert!(!off.contains("critic"), "{off}");
@@ -358,7 +524,7 @@ fn the_critic_flag_of_solve() {
     let line: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
     assert_eq!(line["answer"], 1500);
     assert_eq!(line["critic"]["findings"][0]["check"], "year");
-    assert_eq!(line["critic"]["revision"]["accepted"], true);
+    assert_eq!(line["critic"]["revisions"][0]["accepted"], true);
     // the LLM critic needs the LLM options
     let dir = tempfile::TempDir::new().unwrap();
     let path = dir.path().join("page.json");

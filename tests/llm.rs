@@ -645,6 +645,114 @@ fn the_budget_stops_a_run_cleanly() {
     assert!((cost - 0.0022).abs() < 1e-9, "{cost}");
 }
 
+/// `finkg eval FILE --out DIR --no-progress --no-llm-cache` against
+/// `server` at $10 a million tokens either way ($0.0011 a request), plus `extra`.
+fn eval_priced(server: &Server, file: &Path, out_dir: &Path, extra: &[&str]) -> String {
+    let out = finkg()
+        .arg("eval")
+        .arg(file)
+        .arg("--out")
+        .arg(out_dir)
+        .args(["--no-progress", "--llm-model", "any", "--no-llm-cache"])
+        .args(["--llm-base-url", &server.url()])
+        .args(["--llm-price-input", "10", "--llm-price-output", "10"])
+        .args(extra)
+        .assert()
+        .success();
+    String::from_utf8_lossy(&out.get_output().stdout).to_string()
+}
+
+#[test]
+fn the_llm_critic_spends_the_planners_budget() {
+    let dir = TempDir::new().unwrap();
+    let file = page(&dir);
+    let out_dir = dir.path().join("run");
+    let server = Server::script(vec![
+        Reply::json(lookup("x", "net sales", "2009")),
+        Reply::json(json!({"accept": true})),
+        Reply::json(lookup("x", "net sales", "2008")),
+        Reply::json(json!({"accept": true})),
+    ]);
+    // the planner's request ($0.0011) is within $0.002; with the critic's, it is spent
+    let report = eval_priced(
+        &server,
+        &file,
+        &out_dir,
+        &[
+            "--planner",
+            "llm",
+            "--critic",
+            "llm",
+            "--llm-budget",
+            "0.002",
+        ],
+    );
+    assert!(
+        report.contains("stopped early: the budget of $0.0020 is spent"),
+        "{report}"
+    );
+    assert_eq!(
+        server.received().len(),
+        2,
+        "turn 0's plan and review, then nothing"
+    );
+    let trace = std::fs::read_to_string(out_dir.join("trace.jsonl")).unwrap();
+    let trace = lines(trace.as_bytes());
+    assert_eq!(answers(&trace), [json!(1500)]);
+    let phases: Vec<&str> = trace[0]["llm"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["phase"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(phases, ["phase1", "critic"]);
+    assert_eq!(trace[0]["usage"]["requests"], 2);
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+            .unwrap();
+    assert!(summary["stopped"].as_str().unwrap().contains("budget"));
+    assert_eq!(summary["llm"]["requests"], 2);
+    let cost = summary["llm"]["cost_usd"].as_f64().unwrap();
+    assert!((cost - 0.0022).abs() < 1e-9, "{cost}");
+}
+
+#[test]
+fn the_llm_critics_budget_stops_a_run_of_the_rules_planner() {
+    let dir = TempDir::new().unwrap();
+    let file = page(&dir);
+    let out_dir = dir.path().join("run");
+    let server = Server::script(vec![
+        Reply::json(json!({"accept": true})),
+        Reply::json(json!({"accept": true})),
+        Reply::json(json!({"accept": true})),
+        Reply::json(json!({"accept": true})),
+    ]);
+    let report = eval_priced(
+        &server,
+        &file,
+        &out_dir,
+        &[
+            "--planner",
+            "rules",
+            "--critic",
+            "llm",
+            "--llm-budget",
+            "0.001",
+        ],
+    );
+    assert!(
+        report.contains("stopped early: the budget of $0.0010 is spent"),
+        "{report}"
+    );
+    assert_eq!(server.received().len(), 1, "one review, then nothing");
+    let trace = std::fs::read_to_string(out_dir.join("trace.jsonl")).unwrap();
+    assert_eq!(
+        lines(trace.as_bytes()).len(),
+        1,
+        "the run stopped after turn 0"
+    );
+}
+
 #[test]
 fn fallback_rules_answers_a_turn_the_llm_planner_fails() {
     let dir = TempDir::new().unwrap();

@@ -623,3 +623,54 @@ fn without_files_the_run_is_the_page_and_a_non_run_folder_is_an_error() {
     assert!(err.contains("holds no run (no run.json)"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+/// A page whose "revenue record year" row (years) is the rules planner's
+/// first grounding of "the revenue record in 2009" (as in tests/critic.rs).
+const YEAR_PAGE: &str = r#"{"id": "Test_WIDGET/2009/page_3.pdf-1",
+ "doc": {"pre_text": "widget co makes widgets .", "post_text": "",
+   "table": {"2009": {"revenue": "1,500", "service revenue": "300", "revenue record year": "2007"},
+             "2008": {"revenue": "1,200", "service revenue": "250", "revenue record year": "2007"}}},
+ "dialogue": {"conv_questions": ["what was the revenue record in 2009?"]}}"#;
+
+/// `/api/ask` of a `finkg serve` of the page above started with `args`.
+fn ask_year_page(args: &[&str]) -> Value {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("page.json");
+    std::fs::write(&file, YEAR_PAGE).expect("written");
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    let server = Server::start_with(&[file.as_path()], &args, 4);
+    block_on(async {
+        let reply = Client::new()
+            .post(server.url("/api/ask"))
+            .json(&json!({"id": "Test_WIDGET/2009/page_3.pdf-1",
+                          "questions": ["what was the revenue record in 2009?"]}))
+            .send()
+            .await
+            .expect("answers");
+        assert_eq!(reply.status(), StatusCode::OK);
+        reply.json().await.expect("JSON")
+    })
+}
+
+#[test]
+fn the_web_page_answers_with_the_deterministic_critic_unless_off() {
+    let reviewed = ask_year_page(&[]);
+    assert_eq!(reviewed["answer"], "1500", "{reviewed}");
+    assert_eq!(reviewed["critic"]["critic"], "deterministic", "{reviewed}");
+    assert_eq!(reviewed["critic"]["findings"][0]["check"], "year");
+    assert_eq!(reviewed["critic"]["revisions"][0]["accepted"], true);
+    assert_eq!(reviewed["values"][0]["value"], "1500");
+    let off = ask_year_page(&["--critic", "off"]);
+    assert_eq!(off["answer"], "2007", "{off}");
+    assert!(off.get("critic").is_none(), "{off}");
+    // the critic's choices are those that need no model
+    let out = Command::cargo_bin("finkg")
+        .expect("the binary")
+        .args(["serve", "--critic", "llm", "--addr", "127.0.0.1:0"])
+        .arg(data("example.json"))
+        .output()
+        .expect("finkg runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("deterministic"), "{stderr}");
+}

@@ -86,7 +86,8 @@ pub struct AgentSection {
 
 /// `[critic]`: the model of `--critic llm`, parsed here for the critics;
 /// [`super::planners::stage_config`] with `StageKind::Critic` resolves it
-/// over `[phase1]` and the flags into an `LlmConfig`.
+/// over `[phase1]` and the flags into an `LlmConfig`, and
+/// [`super::planners::max_revisions`] reads `max_revisions`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CriticSection {
@@ -104,7 +105,9 @@ pub struct CriticSection {
     pub retries: Option<u32>,
     /// First backoff delay in milliseconds.
     pub backoff_ms: Option<u64>,
-    /// Revision rounds a turn after a finding.
+    /// Revision rounds a turn after a finding, each revision reviewed
+    /// again (`--critic-max-revisions` overrides it; 0: none). It applies
+    /// to every critic, the deterministic one included.
     pub max_revisions: Option<u32>,
 }
 

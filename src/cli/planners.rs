@@ -50,6 +50,16 @@ pub enum CriticKind {
     Off,
 }
 
+/// Which critic reviews the web page's answers of `finkg serve`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeCritic {
+    /// The checks that need no model, and the rules planner's revision,
+    /// as `solve` and `chat` by default.
+    Deterministic,
+    /// Keep every result as planned.
+    Off,
+}
+
 /// Which planner plans the turns, and its settings.
 #[derive(Args, Clone)]
 pub struct PlannerArgs {
@@ -67,11 +77,18 @@ pub struct PlannerArgs {
     #[arg(long)]
     pub no_lexicon: bool,
     /// Review each result before it is kept; on a finding the planner
-    /// revises once (the rules planner tries its next-best grounding, the
-    /// LLM planner reads the finding) and the revision is kept only if it
-    /// passes. Findings and revisions are in the trace (`critic`).
+    /// revises (the rules planner tries its next-best grounding, the LLM
+    /// planner and the agent read the finding; once unless
+    /// --critic-max-revisions) and a revision is kept only if it passes.
+    /// Findings and revisions are in the trace (`critic`).
     #[arg(long, value_enum, default_value = "deterministic")]
     pub critic: CriticKind,
+    /// Revision rounds a turn after a finding, each revision reviewed
+    /// again (a revision that fails too is revised with its own finding);
+    /// 0 keeps every result as planned, its findings traced. Overrides
+    /// `max_revisions` of the configuration file's `[critic]` [default: 1].
+    #[arg(long, value_name = "N")]
+    pub critic_max_revisions: Option<u32>,
     /// The per-stage configuration file (TOML: `[phase1]`, `[phase2]`,
     /// `[agent]`, `[critic]`, `[run]`; see finkg.example.toml); without it,
     /// `finkg.toml` of the working directory is read when there is one.
@@ -381,16 +398,19 @@ pub fn stage_config(
     Ok(c)
 }
 
-/// One set of planners for each of `jobs` workers; LLM planners share one
-/// cache, rate limiter, budget and clock.
+/// One set of planners for each of `jobs` workers; LLM planners and the
+/// LLM critic share one rate limiter, budget and clock (the critic's stage
+/// of the planner's run, [`LlmShared::for_stage`]), and the planners one cache.
 pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, CliError> {
     // Read whatever the planner: a bad file is an error, not ignored.
     let file = FileConfig::load(args.config.as_deref())?;
+    let rounds = max_revisions(args, &file);
     let rules = || -> Result<Box<dyn Planner + Send>, CliError> {
         Ok(Box::new(
             RulesPlanner::new()?.with_lexicon(!args.no_lexicon),
         ))
     };
+    let mut run: Option<Arc<LlmShared>> = None;
     let planners: Vec<Planners> = match args.planner {
         PlannerKind::Rules => {
             if args.fallback.is_some() {
@@ -405,6 +425,7 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
         PlannerKind::Llm | PlannerKind::Agent => {
             let shared: Arc<LlmShared> =
                 LlmShared::new(llm_config(&args.llm, &file, args.planner)?)?;
+            run = Some(shared.clone());
             (0..jobs)
                 .map(|_| {
                     let primary: Box<dyn Planner + Send> = if args.planner == PlannerKind::Agent {
@@ -419,24 +440,41 @@ pub fn make_planners(args: &PlannerArgs, jobs: usize) -> Result<Vec<Planners>, C
                             None => None,
                         },
                         critic: None,
+                        max_revisions: rounds,
                     })
                 })
                 .collect::<Result<_, CliError>>()?
         }
     };
-    // the LLM critic's own stage (`[critic]` over `[phase1]`, flags first)
+    // the LLM critic's own stage (`[critic]` over `[phase1]`, flags first),
+    // within the planner's run when there is one
     let critic_shared = match args.critic {
-        CriticKind::Llm => Some(LlmShared::new(stage_config(
-            &args.llm,
-            &file,
-            StageKind::Critic,
-        )?)?),
+        CriticKind::Llm => {
+            let config = stage_config(&args.llm, &file, StageKind::Critic)?;
+            Some(match &run {
+                Some(run) => run.for_stage(config)?,
+                None => LlmShared::new(config)?,
+            })
+        }
         _ => None,
     };
     planners
         .into_iter()
-        .map(|p| Ok(p.with_critic(make_critic(args.critic, critic_shared.as_ref())?)))
+        .map(|p| {
+            Ok(
+                p.with_critic(make_critic(args.critic, critic_shared.as_ref())?)
+                    .with_max_revisions(rounds),
+            )
+        })
         .collect()
+}
+
+/// Revision rounds a turn: `--critic-max-revisions`, else `[critic]`'s
+/// `max_revisions`, else one.
+pub fn max_revisions(args: &PlannerArgs, file: &FileConfig) -> u32 {
+    args.critic_max_revisions
+        .or(file.critic.max_revisions)
+        .unwrap_or(crate::pipeline::DEFAULT_MAX_REVISIONS)
 }
 
 /// The critic `--critic` names, one a worker.

@@ -2,6 +2,7 @@
 //! `--store URL`, reads every page the store holds by its load records),
 //! then serves them ([`crate::serve`]) until Ctrl-C.
 
+use super::planners::ServeCritic;
 use super::store::StoreArgs;
 use super::{load, CliError};
 use crate::inspect::RunView;
@@ -12,10 +13,11 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `serve FILE... --addr ADDR [--run RUN_DIR] [--store URL]`: binds first
-/// (a port in use is reported before the pages load), loads every
-/// conversation of every file and the run folder, prints where it listens
-/// and what it loaded, and serves until Ctrl-C. With `--store URL` the
+/// `serve FILE... --addr ADDR [--run RUN_DIR] [--store URL] [--critic
+/// deterministic|off]`: binds first (a port in use is reported before the
+/// pages load), loads every conversation of every file and the run folder,
+/// prints where it listens and what it loaded, and serves until Ctrl-C; the
+/// web page's questions are answered with `critic`. With `--store URL` the
 /// store must answer at start (else a clear error); its loaded pages are
 /// served from it, the files giving their table, text and questions.
 pub fn run(
@@ -23,6 +25,7 @@ pub fn run(
     addr: SocketAddr,
     run_dir: Option<&Path>,
     store: &StoreArgs,
+    critic: ServeCritic,
 ) -> Result<ExitCode, CliError> {
     let listener = serve::bind(addr).map_err(|e| {
         let error = CliError::new(error_chain(&e));
@@ -59,6 +62,7 @@ pub fn run(
             })?
         }
     };
+    served = served.with_critic(critic == ServeCritic::Deterministic);
     let local = listener.local_addr().unwrap_or(addr);
     let run_line = run.as_ref().map(|view| {
         format!(

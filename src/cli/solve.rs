@@ -101,7 +101,7 @@ fn print_turn_failure(
     }
 }
 
-/// Prints a critic's findings and revision, when it found anything.
+/// Prints a critic's findings and revisions, when it found anything.
 fn print_critic(out: &mut impl Write, t: &TurnTrace) -> io::Result<()> {
     let Some(c) = &t.critic else {
         return Ok(());
@@ -109,7 +109,7 @@ fn print_critic(out: &mut impl Write, t: &TurnTrace) -> io::Result<()> {
     for f in &c.findings {
         writeln!(out, "    critic ({}): {f}", c.critic)?;
     }
-    if let Some(r) = &c.revision {
+    for r in &c.revisions {
         let answer = r
             .answer
             .map_or_else(|| "no answer".to_string(), |a| a.to_string());

@@ -2,9 +2,11 @@
 //!
 //! A [`Critic`] reads a turn's question, the conversation so far and the
 //! [`TurnResult`] a planner proposes, and either accepts it or returns a
-//! [`Finding`]. On a finding the pipeline asks the planner for one revision
-//! ([`crate::planner::Planner::revise`]) and keeps the revised result only
-//! when the critic accepts it; otherwise the first result stands.
+//! [`Finding`]. On a finding the pipeline asks the planner for a revision
+//! ([`crate::planner::Planner::revise`]), reviews it again, and on its
+//! finding asks for another, up to `Planners::max_revisions` rounds (one
+//! unless told); it keeps the first revised result the critic accepts;
+//! otherwise the first result stands.
 //!
 //! [`Deterministic`] needs no model. Its checks, each silent unless the
 //! question and the result clearly disagree:
@@ -63,6 +65,11 @@ pub trait Critic {
     /// turn's trace (none for critics that use no model).
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
         Vec::new()
+    }
+    /// Why the run must stop, if it must: a critic with a model shares the
+    /// run's budget and clock (none for critics that use no model).
+    fn stop_reason(&self) -> Option<String> {
+        None
     }
 }
 

@@ -832,7 +832,9 @@ pub fn strip_prefixes(sparql: &str) -> String {
     lines.collect::<Vec<_>>().join("\n")
 }
 
-/// A trace's `critic` as lines: each finding, then the revision.
+/// A trace's `critic` as lines: each finding, then each revision
+/// (`revisions`; a run folder written before several rounds has one
+/// `revision`).
 fn critic_lines(c: &Value) -> Vec<String> {
     let text = |v: Option<&Value>| match v {
         Some(Value::String(s)) => s.clone(),
@@ -854,7 +856,12 @@ fn critic_lines(c: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default();
-    if let Some(r) = c.get("revision").filter(|r| r.is_object()) {
+    let revisions = match (c.get("revisions"), c.get("revision")) {
+        (Some(Value::Array(list)), _) => list.iter().collect(),
+        (_, Some(one)) if one.is_object() => vec![one],
+        _ => Vec::new(),
+    };
+    for r in revisions.into_iter().filter(|r| r.is_object()) {
         if r.get("accepted").and_then(Value::as_bool) == Some(true) {
             out.push(format!(
                 "revised: {} (replaces {})",

@@ -29,8 +29,9 @@ impl std::fmt::Debug for LlmCritic {
 }
 
 impl LlmCritic {
-    /// A critic sharing `shared` (settings, cache, limits) with the run's
-    /// LLM planners.
+    /// A critic with `shared`'s settings, cache and limits: the run's
+    /// planner's own, or its stage of the run ([`LlmShared::for_stage`]),
+    /// so its requests count against the run's budget, rate and clock.
     pub fn new(shared: Arc<LlmShared>) -> Result<Self, LlmError> {
         let rules = Deterministic::new().map_err(|e| LlmError::Startup(e.to_string()))?;
         Ok(Self {
@@ -85,5 +86,9 @@ impl Critic for LlmCritic {
 
     fn take_exchanges(&mut self) -> Vec<LlmExchange> {
         crate::planner::Planner::take_exchanges(&mut self.model)
+    }
+
+    fn stop_reason(&self) -> Option<String> {
+        crate::planner::Planner::stop_reason(&self.model)
     }
 }

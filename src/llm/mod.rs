@@ -266,19 +266,49 @@ pub enum LlmError {
 }
 
 /// What every LLM planner of a run shares: settings, templates, the cache,
-/// the rate limiter and the run's limits.
+/// the rate limiter and the run's limits. Another stage of the same run
+/// (the LLM critic's model) shares the last three through
+/// [`LlmShared::for_stage`], so one budget, one rate and one clock bound
+/// every request of the run.
 #[derive(Debug)]
 pub struct LlmShared {
     config: LlmConfig,
     prompts: Prompts,
     cache: Option<ResponseCache>,
-    limiter: RateLimiter,
-    limits: RunLimits,
+    limiter: Arc<RateLimiter>,
+    limits: Arc<RunLimits>,
 }
 
 impl LlmShared {
     /// Loads and checks the templates, opens the cache and starts the run's clock.
     pub fn new(config: LlmConfig) -> Result<Arc<Self>, LlmError> {
+        let (prompts, cache) = Self::prepare(&config)?;
+        Ok(Arc::new(Self {
+            limiter: Arc::new(RateLimiter::per_minute(config.rpm)),
+            limits: Arc::new(RunLimits::new(config.run_time_limit, config.budget)),
+            config,
+            prompts,
+            cache,
+        }))
+    }
+
+    /// Another stage of this run (its own endpoint, model, sampling and
+    /// prices in `config`) within this run's rate limiter, budget and
+    /// clock: `config`'s `rpm`, `budget` and `run_time_limit` are not
+    /// used, this run's are. Its cache is `config`'s folder.
+    pub fn for_stage(&self, config: LlmConfig) -> Result<Arc<Self>, LlmError> {
+        let (prompts, cache) = Self::prepare(&config)?;
+        Ok(Arc::new(Self {
+            limiter: self.limiter.clone(),
+            limits: self.limits.clone(),
+            config,
+            prompts,
+            cache,
+        }))
+    }
+
+    /// Checks the settings, loads and checks the templates, opens the cache.
+    fn prepare(config: &LlmConfig) -> Result<(Prompts, Option<ResponseCache>), LlmError> {
         if config.model.trim().is_empty() {
             return Err(LlmError::Config(
                 "the LLM planner needs a model: pass --llm-model or set FINKG_LLM_MODEL".into(),
@@ -307,13 +337,7 @@ impl LlmShared {
             .as_deref()
             .map(ResponseCache::open)
             .transpose()?;
-        Ok(Arc::new(Self {
-            limiter: RateLimiter::per_minute(config.rpm),
-            limits: RunLimits::new(config.run_time_limit, config.budget),
-            config,
-            prompts,
-            cache,
-        }))
+        Ok((prompts, cache))
     }
 
     /// The settings.

@@ -8,7 +8,8 @@
 //!   ([`crate::kg::GuardedQuery`], [`KgStore::query_over`]); updates are
 //!   refused.
 //! - [`web`]: a page at `/` to pick a report, read its table and text, and
-//!   ask it questions turn by turn through the rules planner
+//!   ask it questions turn by turn through the rules planner and the
+//!   deterministic critic unless `--critic off`
 //!   ([`crate::pipeline::Session`]), with each answer's plan, formula,
 //!   values, SPARQL, and the sources highlighted in the table and text.
 //! - [`run`]: with `--run RUN_DIR`, the run folder as `finkg inspect`
@@ -51,6 +52,9 @@ pub struct Served {
     /// the same).
     unread: HashSet<String>,
     run: Option<RunView>,
+    /// Whether `/api/ask` reviews each result with the deterministic
+    /// critic, as `solve` and `chat` do by default (`serve --critic`).
+    critic: bool,
 }
 
 impl Served {
@@ -138,6 +142,7 @@ impl Served {
             by_id,
             unread,
             run: None,
+            critic: true,
         }
     }
 
@@ -150,6 +155,13 @@ impl Served {
     /// Pages whose table and text are not shown (their file not given).
     pub fn unread(&self) -> usize {
         self.unread.len()
+    }
+
+    /// Whether `/api/ask` reviews each result with the deterministic
+    /// critic (on unless told otherwise, as in `solve` and `chat`).
+    pub fn with_critic(mut self, on: bool) -> Self {
+        self.critic = on;
+        self
     }
 
     /// Also serves `run` (a run folder, read) at `/run`.

@@ -5,15 +5,18 @@
 //!
 //! `/api/ask` is stateless: the page sends every question of the
 //! conversation so far and the server answers them in order with the rules
-//! planner ([`Session`]), returning the last turn (answer, plan, formula,
-//! values with their sources and SPARQL). Every text from a report is
+//! planner and, unless `serve --critic off`, the deterministic critic with
+//! its revision ([`Session::ask_with`]), returning the last turn (answer,
+//! plan, formula, values with their sources and SPARQL, the critic's
+//! findings and revisions when it found anything). Every text from a report is
 //! escaped in the HTML, and the script writes text only as text.
 
 use super::Served;
+use crate::critic::{Critic, Deterministic};
 use crate::dataset::Conversation;
 use crate::kg::text::split_sentences;
 use crate::kg::{page_iri, GuardedQuery, KgStore, QueryOutput};
-use crate::pipeline::Session;
+use crate::pipeline::{Planners, Session};
 use crate::plan::RulesPlanner;
 use crate::trace::{error_chain, TurnTrace};
 use crate::turn::UsedValue;
@@ -264,6 +267,10 @@ pub struct AskReply {
     formula: Option<String>,
     plan: Option<serde_json::Value>,
     values: Vec<ShownValue>,
+    /// The critic's findings and revisions (as in the trace's `critic`),
+    /// when it found anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    critic: Option<serde_json::Value>,
 }
 
 /// `POST /api/ask`: answers the questions in order, returns the last turn.
@@ -288,15 +295,24 @@ pub async fn ask(
         ));
     };
     let internal = |m: String| (StatusCode::INTERNAL_SERVER_ERROR, m);
+    let reviewed = served.critic;
     tokio::task::spawn_blocking(move || {
-        let mut planner = RulesPlanner::new().map_err(|e| internal(error_chain(&e)))?;
+        let planner = RulesPlanner::new().map_err(|e| internal(error_chain(&e)))?;
+        let critic: Option<Box<dyn Critic + Send>> = if reviewed {
+            Some(Box::new(
+                Deterministic::new().map_err(|e| internal(error_chain(&e)))?,
+            ))
+        } else {
+            None
+        };
+        let mut planners = Planners::single(Box::new(planner)).with_critic(critic);
         // the page's graph built, or read from the remote store (blocking
         // HTTP: this runs on one of tokio's blocking threads)
         let mut session =
             Session::open(&conversation, &served.source).map_err(|e| internal(error_chain(&e)))?;
         let mut last = None;
         for q in &request.questions {
-            last = Some(session.ask(&mut planner, q));
+            last = Some(session.ask_with(&mut planners, q));
         }
         let trace = last.expect("at least one question");
         Ok(Json(reply(&session, &conversation.id, trace)))
@@ -332,6 +348,10 @@ fn reply(session: &Session, id: &str, trace: TurnTrace) -> AskReply {
         formula: trace.formula,
         plan: trace.plan.and_then(|p| serde_json::to_value(p).ok()),
         values,
+        critic: trace
+            .critic
+            .filter(|c| !c.findings.is_empty())
+            .and_then(|c| serde_json::to_value(c).ok()),
     }
 }
 
