@@ -540,3 +540,44 @@ fn the_critic_flag_of_solve() {
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(stderr.contains("--llm-model"), "{stderr}");
 }
+
+/// A page whose text states a change next to the level it reached
+/// ("increased $ 41.0 million to $ 1.9 billion"): the rules planner's
+/// change reads `$ 1.9 billion` twice, and its revision is the look-up of
+/// the stated change, not of the level.
+#[test]
+fn a_level_read_twice_is_revised_to_the_change_the_text_states() {
+    let row = |label: &str, cells: [&str; 2]| Row {
+        label: label.to_string(),
+        cells: cells.iter().map(|c| parse_cell(c)).collect(),
+    };
+    let page = Conversation {
+        id: "Test_WIDGET/2009/page_4.pdf-1".to_string(),
+        document: Document {
+            pre_text: "widget co makes widgets .".to_string(),
+            post_text: "2009 compared to 2008 the following fluctuations in the results of \
+                        operations : widget revenues increased $ 41.0 million to $ 1.9 billion ; \
+                        service costs increased $ 3.0 million to $ 12.5 million ."
+                .to_string(),
+            table: Table {
+                columns: vec!["2009".to_string(), "2008".to_string()],
+                rows: vec![
+                    row("units shipped", ["120", "110"]),
+                    row("plants", ["4", "3"]),
+                ],
+            },
+        },
+        questions: Vec::new(),
+    };
+    let question = "what was the amount widget revenues increased in 2009?";
+    let mut session = Session::new(&page).expect("the page's graph builds");
+    let first = session.ask_with(&mut Planners::single(rules()), question);
+    assert_eq!(first.answer, number(0), "{first:#?}");
+    let mut session = Session::new(&page).expect("the page's graph builds");
+    let mut planners = Planners::single(rules()).with_critic(deterministic());
+    let trace = session.ask_with(&mut planners, question);
+    assert_eq!(trace.answer, number(41), "{trace:#?}");
+    let critic = trace.critic.expect("the critic's review is traced");
+    assert_eq!(critic.findings[0].check, CheckKind::SameValue);
+    assert!(critic.revisions[0].accepted, "{critic:#?}");
+}

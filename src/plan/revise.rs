@@ -5,12 +5,15 @@
 //! so each such mention falls to its next-best candidate. A change that
 //! read one page value twice (the `same_value` check) is instead that
 //! value's look-up: the page prints the change itself ("volume/weather
-//! 21.3" in a table of variances).
+//! 21.3" in a table of variances), or, when the suspect's next-best
+//! grounding is a change the text states ("operating revenues increased
+//! $ 411.0 million to $ 1.2 billion" read twice at `$ 1.2 billion`), that
+//! stated change's look-up ([`printed_change`]).
 
 use super::build::Formulas;
 use super::operation::Operation;
 use crate::planner::PlanError;
-use crate::trace::ValueGrounding;
+use crate::trace::{CandidateNote, ValueGrounding};
 use crate::turn::{CheckKind, Finding, MetricType, Phase2, Plan};
 use rust_decimal::Decimal;
 use std::collections::HashSet;
@@ -64,6 +67,47 @@ pub(super) fn without<T: Copy, F>(
         .into_iter()
         .filter(|(_, t, _)| !numbers.contains(&value(*t)) && !excluded.contains(&describe(*t)))
         .collect()
+}
+
+/// Whether a grounding candidate is a change the text states
+/// ("increased $ 411.0 million").
+fn states_change(c: &CandidateNote) -> bool {
+    c.features
+        .iter()
+        .any(|(name, _)| name.starts_with("fact_change"))
+}
+
+/// For a change that read one page value twice (`same_value`), when that
+/// value is no stated change but the suspect's next candidates hold one:
+/// the winner to leave out, so that the suspect falls to the stated change
+/// (the page prints the change next to the level it reached).
+pub(super) fn printed_change(
+    first: &Plan,
+    grounding: &[ValueGrounding],
+    finding: &Finding,
+) -> Option<HashSet<(String, String)>> {
+    if finding.check != CheckKind::SameValue || first.metric_type != Some(MetricType::Change) {
+        return None;
+    }
+    let name = finding.suspects.first()?;
+    let g = grounding.iter().find(|g| &g.value == name)?;
+    let (winner, rest) = g.candidates.split_first()?;
+    if states_change(winner) || !rest.iter().any(states_change) {
+        return None;
+    }
+    Some(HashSet::from([(g.mention.clone(), winner.source.clone())]))
+}
+
+/// Whether the regrounded suspect won a stated change.
+pub(super) fn won_stated_change(grounding: &[ValueGrounding], finding: &Finding) -> bool {
+    let Some(name) = finding.suspects.first() else {
+        return false;
+    };
+    grounding
+        .iter()
+        .find(|g| &g.value == name)
+        .and_then(|g| g.candidates.first())
+        .is_some_and(states_change)
 }
 
 /// The look-up of the value a change read twice, when the finding says so.
@@ -173,6 +217,51 @@ mod tests {
             ..finding(CheckKind::Magnitude)
         };
         assert_eq!(excluded(&grounding, &all).len(), 2);
+    }
+
+    #[test]
+    fn a_level_read_twice_falls_to_the_change_the_text_states() {
+        let candidate = |source: &str, feature: &str| crate::trace::CandidateNote {
+            source: source.into(),
+            score: 1.0,
+            features: vec![(feature.into(), 0.7)],
+        };
+        let grounding = |first: &str, second: &str| {
+            vec![ValueGrounding {
+                value: "old".into(),
+                mention: "revenues in 2001".into(),
+                candidates: vec![
+                    candidate("text `$ 1.2 billion`", first),
+                    candidate("text `$ 411.0 million`", second),
+                ],
+            }]
+        };
+        let plan = change_of_one_cell();
+        let stated = grounding("phrase", "fact_change_unasked");
+        let left_out = printed_change(&plan, &stated, &finding(CheckKind::SameValue)).unwrap();
+        assert_eq!(
+            left_out,
+            HashSet::from([(
+                "revenues in 2001".to_string(),
+                "text `$ 1.2 billion`".to_string()
+            )])
+        );
+        assert!(!won_stated_change(&stated, &finding(CheckKind::SameValue)));
+        let regrounded = grounding("fact_change_unasked", "phrase");
+        assert!(won_stated_change(
+            &regrounded,
+            &finding(CheckKind::SameValue)
+        ));
+        // no stated change among the candidates, or the winner is one already
+        assert!(printed_change(
+            &plan,
+            &grounding("phrase", "phrase"),
+            &finding(CheckKind::SameValue)
+        )
+        .is_none());
+        assert!(printed_change(&plan, &regrounded, &finding(CheckKind::SameValue)).is_none());
+        // other findings are regrounded as before
+        assert!(printed_change(&plan, &stated, &finding(CheckKind::Year)).is_none());
     }
 
     #[test]

@@ -117,7 +117,9 @@ impl Planner for RulesPlanner {
     }
 
     /// Plans the turn again without the page values the first plan chose
-    /// for the finding's suspects (`revise.rs`); `None` when none was
+    /// for the finding's suspects (`revise.rs`); a change that read one
+    /// value twice becomes a look-up (of the change the text states next to
+    /// it when the suspect's candidates hold one); `None` when none was
     /// grounded or the plan comes out the same.
     fn revise(
         &mut self,
@@ -125,6 +127,29 @@ impl Planner for RulesPlanner {
         finding: &Finding,
     ) -> Option<Result<Plan, PlanError>> {
         let (first, grounding) = self.planned.take()?;
+        if let Some(excluded) = super::revise::printed_change(&first, &grounding, finding) {
+            self.excluded = excluded;
+            let planned = self.plan_turn(ctx);
+            self.excluded.clear();
+            if let Ok((replanned, _, regrounded)) = planned {
+                if super::revise::won_stated_change(&regrounded, finding) {
+                    if let Some(Ok((plan, mut phase2))) =
+                        super::revise::as_lookup(&replanned, finding, &self.formulas)
+                    {
+                        phase2.reasoning = Some(format!(
+                            "rules: the change the text states by the value the change read twice ({})",
+                            finding.check.name()
+                        ));
+                        self.pending = Some(phase2);
+                        self.grounding = regrounded
+                            .into_iter()
+                            .filter(|g| plan.values.keys().any(|k| k.as_str() == g.value))
+                            .collect();
+                        return Some(Ok(plan));
+                    }
+                }
+            }
+        }
         if let Some(lookup) = super::revise::as_lookup(&first, finding, &self.formulas) {
             return Some(lookup.map(|(plan, phase2)| {
                 self.pending = Some(phase2);
