@@ -205,6 +205,10 @@ impl RulesPlanner {
         {
             op = Operation::PercentageChange;
         }
+        // "the change in percentage points" is a difference of two rates
+        if op == Operation::PercentageChange && contains_any(masked, &self.cues.point_change_word) {
+            op = Operation::Change;
+        }
         if op == Operation::Quotient && constants.is_empty() {
             op = Operation::Ratio;
         }
