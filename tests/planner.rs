@@ -1551,3 +1551,32 @@ fn a_change_in_percentage_points_is_the_difference_of_the_rates() {
         ],
     );
 }
+
+const RENT: TableRows = &[
+    &["", "amount"],
+    &["base rent", "51"],
+    &["increased rent", "58"],
+];
+
+#[test]
+fn a_participle_after_a_determiner_names_a_value_not_a_change() {
+    check(
+        RENT,
+        "",
+        &[
+            "what is the increased rent?",
+            "and the base rent?",
+            "what was the difference between these two values?",
+        ],
+        &[Num("58"), Num("51"), Num("7")],
+    );
+    check(
+        SALES,
+        "",
+        &[
+            "how much did net sales increase from 2008 to 2009?",
+            "what was the increased amount?",
+        ],
+        &[Num("300"), Num("300")],
+    );
+}
