@@ -1523,3 +1523,60 @@ fn a_bare_percentage_beside_a_verb_of_change_is_a_percentage_change() {
         &[Num("0.25"), Num("0.5"), Num("0.2")],
     );
 }
+
+const MARGINS: TableRows = &[
+    &["", "2015", "2014"],
+    &["operating margin", "12.5", "10.1"],
+    &["gross margin", "40.2", "38.0"],
+];
+
+#[test]
+fn a_change_in_percentage_points_is_the_difference_of_the_rates() {
+    check(
+        MARGINS,
+        "",
+        &[
+            "what was the operating margin in 2015?",
+            "and in 2014?",
+            "what was the change in percentage points?",
+            "by how many percentage points did the gross margin change from 2014 to 2015?",
+            "what was the percentage change in the gross margin from 2014 to 2015?",
+        ],
+        &[
+            Num("12.5"),
+            Num("10.1"),
+            Num("2.4"),
+            Num("2.2"),
+            Num("0.0578947"),
+        ],
+    );
+}
+
+const RENT: TableRows = &[
+    &["", "amount"],
+    &["base rent", "51"],
+    &["increased rent", "58"],
+];
+
+#[test]
+fn a_participle_after_a_determiner_names_a_value_not_a_change() {
+    check(
+        RENT,
+        "",
+        &[
+            "what is the increased rent?",
+            "and the base rent?",
+            "what was the difference between these two values?",
+        ],
+        &[Num("58"), Num("51"), Num("7")],
+    );
+    check(
+        SALES,
+        "",
+        &[
+            "how much did net sales increase from 2008 to 2009?",
+            "what was the increased amount?",
+        ],
+        &[Num("300"), Num("300")],
+    );
+}

@@ -51,6 +51,12 @@ pub(super) struct Cues {
     pub rate_of_change_ask: Vec<String>,
     /// Verbs of change that turn a bare percentage into a percentage change.
     pub rate_of_change_verb: Vec<String>,
+    /// Units of a difference between rates: "the change in percentage points".
+    pub point_change_word: Vec<String>,
+    /// Change triggers that are adjectives after a determiner: "the increased rent".
+    pub change_participle: Vec<String>,
+    /// Determiners before such an adjective.
+    pub participle_determiner: Vec<String>,
     /// Words of "including all years".
     pub all_periods_word: Vec<String>,
     /// Determiners of a span of time after "over".
@@ -164,6 +170,9 @@ impl Cues {
             ratio_word: plain("RatioWord"),
             rate_of_change_ask: plain("RateOfChangeAsk"),
             rate_of_change_verb: plain("RateOfChangeVerb"),
+            point_change_word: longest_first("PointChangeWord"),
+            change_participle: plain("ChangeParticiple"),
+            participle_determiner: plain("ParticipleDeterminer"),
             all_periods_word: plain("AllPeriodsWord"),
             time_span_determiner: plain("TimeSpanDeterminer"),
             time_span_word: plain("TimeSpanWord"),

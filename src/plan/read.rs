@@ -205,6 +205,21 @@ impl RulesPlanner {
         {
             op = Operation::PercentageChange;
         }
+        // "the change in percentage points" is a difference of two rates
+        if op == Operation::PercentageChange && contains_any(masked, &self.cues.point_change_word) {
+            op = Operation::Change;
+        }
+        // "what is the increased rent?" names a value: the participle is an
+        // adjective, not a change asked
+        let adjective = op == Operation::Change
+            && self.cues.change_participle.iter().any(|w| w == trigger)
+            && self.participle_adjective(masked, trigger)
+            && years.len() < 2
+            && constants.is_empty()
+            && !refers;
+        if adjective {
+            op = Operation::Lookup;
+        }
         if op == Operation::Quotient && constants.is_empty() {
             op = Operation::Ratio;
         }
@@ -221,6 +236,19 @@ impl RulesPlanner {
             op = Operation::Lookup;
         }
         Settled { op, weak_sum, less }
+    }
+
+    /// Whether `trigger` stands after a determiner and before a word that
+    /// names a metric ("the increased rent", not "the increased amount").
+    fn participle_adjective(&self, masked: &str, trigger: &str) -> bool {
+        let toks: Vec<&str> = masked.split_whitespace().collect();
+        toks.windows(3).any(|w| {
+            let next = w[2].trim_matches(|c: char| !c.is_alphanumeric());
+            self.cues.participle_determiner.iter().any(|d| d == w[0])
+                && w[1] == trigger
+                && !next.is_empty()
+                && !self.cues.generic.contains(&words::stem(next))
+        })
     }
 
     /// Whether a "total" question names several values to add.
