@@ -41,17 +41,7 @@ fn page(dir: &TempDir) -> PathBuf {
 /// `finkg` with no LLM settings inherited from the environment, run in
 /// `dir` (so no `finkg.toml` of the working directory is read).
 fn finkg(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("finkg").expect("the finkg binary builds");
-    for var in [
-        "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
-        "FINKG_LLM_MODEL",
-        "FINKG_PROMPTS",
-        "FINKG_LLM_PRICE_INPUT",
-        "FINKG_LLM_PRICE_OUTPUT",
-    ] {
-        cmd.env_remove(var);
-    }
+    let mut cmd = support::finkg();
     cmd.current_dir(dir);
     cmd
 }

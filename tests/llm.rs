@@ -5,11 +5,10 @@
 
 mod support;
 
-use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use support::{Reply, Server};
+use support::{finkg, Reply, Server};
 use tempfile::TempDir;
 
 /// A hand-written page: a two-year table and a sentence with a number.
@@ -42,22 +41,6 @@ fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
         .join(name)
-}
-
-/// `finkg` with no LLM settings inherited from the environment.
-fn finkg() -> Command {
-    let mut cmd = Command::cargo_bin("finkg").expect("the finkg binary builds");
-    for var in [
-        "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
-        "FINKG_LLM_MODEL",
-        "FINKG_PROMPTS",
-        "FINKG_LLM_PRICE_INPUT",
-        "FINKG_LLM_PRICE_OUTPUT",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd
 }
 
 /// `finkg solve FILE --json --explain --planner llm` against `server`, plus `extra`.

@@ -21,33 +21,18 @@
 mod served;
 mod support;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-use support::{Reply, Server};
+use support::{finkg, Reply, Server};
 
 /// A path under the crate's `data/` folder.
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
         .join(name)
-}
-
-fn finkg() -> Command {
-    let mut cmd = Command::cargo_bin("finkg").expect("the finkg binary builds");
-    for var in [
-        "FINKG_MONGO_URI",
-        "FINKG_STORE",
-        "FINKG_STORE_TOKEN",
-        "FINKG_STORE_USER",
-        "FINKG_STORE_PASSWORD",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd
 }
 
 /// How long Virtuoso may take to create its database and come up.

@@ -2,7 +2,9 @@
 //! tests: each request gets the next reply of a script (or the reply a
 //! function picks from the request), and every request is kept for the
 //! test to inspect. Plain HTTP/1.1 on `std::net`, one thread a
-//! connection, `Connection: close` on every response.
+//! connection, `Connection: close` on every response. Also [`finkg`]:
+//! the binary with no model or store settings inherited from the
+//! environment.
 
 #![allow(dead_code)]
 
@@ -288,4 +290,26 @@ fn respond(mut stream: TcpStream, reply: Reply) {
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(body.as_bytes());
     let _ = stream.flush();
+}
+
+/// The `finkg` binary with no LLM or store settings inherited from the
+/// environment, so a test talks only to the servers it starts.
+pub fn finkg() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("finkg").expect("the finkg binary builds");
+    for var in [
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "FINKG_LLM_MODEL",
+        "FINKG_PROMPTS",
+        "FINKG_LLM_PRICE_INPUT",
+        "FINKG_LLM_PRICE_OUTPUT",
+        "FINKG_MONGO_URI",
+        "FINKG_STORE",
+        "FINKG_STORE_TOKEN",
+        "FINKG_STORE_USER",
+        "FINKG_STORE_PASSWORD",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
 }
