@@ -6,18 +6,16 @@
 //! `{"id": "...", "turn": 0, "question": "...", "answer": 60.94, "error": null}`
 //! (`answer` a number, "yes"/"no" or null; `error` null or the reason).
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use finkg::cli::chat::chat;
-use finkg::cli::eval::{eval, EvalRequest};
+use finkg::cli::eval::{eval, EvalArgs};
 use finkg::cli::inspect::inspect;
+use finkg::cli::kg::{kg, KgArgs};
 use finkg::cli::planners::PlannerArgs;
 use finkg::cli::query::{query, query_batch, ResultsOut};
 use finkg::cli::solve::solve;
-use finkg::cli::store::{LoadRequest, StoreArgs};
-use finkg::cli::{load, mongo, ontology, pick_conversation, CliError};
-use finkg::kg::{export_pages, ExportFormat, KgStore};
-use finkg::trace::error_chain;
-use std::io;
+use finkg::cli::store::{load, LoadArgs, StoreArgs};
+use finkg::cli::{mongo, ontology, CliError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -61,53 +59,7 @@ enum Command {
     /// Answer every turn of a dataset, score it against the gold answers and
     /// write a run folder (predictions.jsonl, trace.jsonl, summary.json,
     /// failures.md).
-    Eval {
-        /// A ConvFinQA file with gold answers (with --resume: the run's own
-        /// by default).
-        #[arg(required_unless_present = "resume")]
-        dataset: Option<PathBuf>,
-        /// The run folder to write (created if missing; a folder holding
-        /// another run is refused unless --force).
-        #[arg(long, default_value = "runs/latest")]
-        out: PathBuf,
-        /// Finish the interrupted run in RUN_DIR: its whole conversations
-        /// are kept, the rest answered (same planner options as the run).
-        #[arg(long, value_name = "RUN_DIR", conflicts_with_all = ["force", "limit"])]
-        resume: Option<PathBuf>,
-        /// Overwrite the run the --out folder holds.
-        #[arg(long)]
-        force: bool,
-        /// Only the first N conversations.
-        #[arg(long)]
-        limit: Option<usize>,
-        /// Hide the progress bar.
-        #[arg(long)]
-        no_progress: bool,
-        /// Conversations in flight at once; the turns of a conversation stay
-        /// in order and the run folder keeps the dataset's order.
-        #[arg(long, value_name = "N", default_value_t = 1)]
-        jobs: usize,
-        #[command(flatten)]
-        planner: PlannerArgs,
-        /// Also write the run to MongoDB as it goes
-        /// (`mongodb://HOST:PORT/DB`; needs the `mongodb` feature). If the
-        /// server fails, the run goes on and its folder stays complete, for
-        /// `finkg export` later.
-        #[arg(
-            long,
-            value_name = "URI",
-            env = "FINKG_MONGO_URI",
-            hide_env_values = true,
-            help_heading = "MongoDB export"
-        )]
-        mongo_uri: Option<String>,
-        /// With --mongo-uri: also write the TBox and each page's ABox to the
-        /// `triples` collection, one document a quad.
-        #[arg(long, help_heading = "MongoDB export")]
-        mongo_triples: bool,
-        #[command(flatten)]
-        store: StoreArgs,
-    },
+    Eval(EvalArgs),
     /// Ask questions of your own about one report page, with line editing
     /// and history; `:help` lists the commands (`:explain`, `:table`,
     /// `:text`, `:sparql`, `:graph`, `:reset`, `:quit`). Reads stdin line by
@@ -170,22 +122,7 @@ enum Command {
     /// Write the TBox and the first conversation's ABox as RDF (or the
     /// ABox of the conversation `--id` names, or of every conversation
     /// with `--all`).
-    Kg {
-        /// A ConvFinQA file.
-        file: PathBuf,
-        /// The RDF serialisation (N-Quads keeps the TBox and each page in its
-        /// own named graph).
-        #[arg(long, value_enum, default_value = "turtle")]
-        format: RdfOut,
-        /// The conversation with this id instead of the first.
-        #[arg(long, value_name = "ID")]
-        id: Option<String>,
-        /// Every conversation of FILE: the TBox once, then each page (in its
-        /// own named graph with `--format nquads`; Turtle and N-Triples merge
-        /// them into one graph).
-        #[arg(long, conflicts_with = "id")]
-        all: bool,
-    },
+    Kg(KgArgs),
     /// Run a SPARQL SELECT or ASK query against the first conversation's
     /// graph, or the graph of the conversation `--id` names (guarded: no
     /// SERVICE, no updates, bounded results).
@@ -217,22 +154,7 @@ enum Command {
     /// (`--store URL`), each page in its own named graph, a batch of pages a
     /// request. Loading again replaces a page's graph; a page already loaded
     /// with the same triples is skipped, so an interrupted load resumes.
-    Load {
-        /// ConvFinQA files: every conversation's page is loaded.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        #[command(flatten)]
-        store: StoreArgs,
-        /// Pages a request.
-        #[arg(long, value_name = "N", default_value_t = 8)]
-        batch: usize,
-        /// Load every page again, even one already loaded.
-        #[arg(long)]
-        force: bool,
-        /// Hide the progress bar.
-        #[arg(long)]
-        no_progress: bool,
-    },
+    Load(LoadArgs),
     /// Serve the pages of FILE... over HTTP: a SPARQL 1.1 Protocol endpoint
     /// at /sparql (each page a named graph; read-only, guarded, limited)
     /// and a web page at / to read a report and ask it questions. With
@@ -287,26 +209,6 @@ enum OntologyAction {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum RdfOut {
-    /// Turtle, TBox and ABox in one graph.
-    Turtle,
-    /// N-Triples, TBox and ABox in one graph.
-    Ntriples,
-    /// N-Quads, TBox and each page in its own named graph.
-    Nquads,
-}
-
-impl From<RdfOut> for ExportFormat {
-    fn from(format: RdfOut) -> Self {
-        match format {
-            RdfOut::Turtle => ExportFormat::Turtle,
-            RdfOut::Ntriples => ExportFormat::NTriples,
-            RdfOut::Nquads => ExportFormat::NQuads,
-        }
-    }
-}
-
 fn main() -> ExitCode {
     finkg::cli::quiet_when_stdout_closes();
     let cli = Cli::parse();
@@ -341,31 +243,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             planner,
             store,
         } => solve(&file, json, explain, &questions, &planner, &store.source()?),
-        Command::Eval {
-            dataset,
-            out,
-            resume,
-            force,
-            limit,
-            no_progress,
-            jobs,
-            planner,
-            mongo_uri,
-            mongo_triples,
-            store,
-        } => eval(EvalRequest {
-            dataset,
-            out,
-            resume,
-            force,
-            limit,
-            progress: !no_progress,
-            jobs,
-            planner,
-            mongo_uri,
-            mongo_triples,
-            source: store.source()?,
-        }),
+        Command::Eval(args) => eval(args),
         Command::Chat {
             file,
             id,
@@ -391,27 +269,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             dataset.as_deref(),
             batch_size as usize,
         ),
-        Command::Kg {
-            file,
-            format,
-            id,
-            all,
-        } => {
-            let stdout = io::BufWriter::new(io::stdout().lock());
-            if all {
-                let examples = load(&file)?;
-                export_pages(
-                    examples.iter().map(|e| &e.conversation),
-                    format.into(),
-                    stdout,
-                )
-                .map_err(|e| CliError::new(format!("{}: {}", file.display(), error_chain(&e))))?;
-            } else {
-                let conversation = pick_conversation(&file, id.as_deref())?;
-                KgStore::build(&conversation)?.export(format.into(), stdout)?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Kg(args) => kg(args),
         Command::Query {
             file,
             sparql,
@@ -424,19 +282,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (None, Some(sparql)) => query(&file, id.as_deref(), &sparql, format, &store.source()?),
             (None, None) => Err(CliError::new("give a query or --queries")),
         },
-        Command::Load {
-            files,
-            store,
-            batch,
-            force,
-            no_progress,
-        } => finkg::cli::store::load(LoadRequest {
-            files,
-            store,
-            batch,
-            force,
-            progress: !no_progress,
-        }),
+        Command::Load(args) => load(args),
         Command::Serve {
             files,
             addr,

@@ -2,52 +2,81 @@
 //! with `--mongo-uri`, the MongoDB export as it goes), print the report.
 
 use super::planners::{make_planners, PlannerArgs};
+use super::store::StoreArgs;
 use super::{check_eval_dataset, mongo, run_to_resume, CliError};
 use crate::eval::{self, EvalOptions};
+use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// What `finkg eval` was asked.
-pub struct EvalRequest {
-    /// The dataset (with `resume`: the run's own by default).
+/// `finkg eval`'s arguments (the subcommand's about is in `main.rs`).
+#[derive(Args)]
+pub struct EvalArgs {
+    /// A ConvFinQA file with gold answers (with --resume: the run's own
+    /// by default).
+    #[arg(required_unless_present = "resume")]
     pub dataset: Option<PathBuf>,
-    /// The run folder.
+    /// The run folder to write (created if missing; a folder holding
+    /// another run is refused unless --force).
+    #[arg(long, default_value = "runs/latest")]
     pub out: PathBuf,
-    /// The interrupted run to finish.
+    /// Finish the interrupted run in RUN_DIR: its whole conversations
+    /// are kept, the rest answered (same planner options as the run).
+    #[arg(long, value_name = "RUN_DIR", conflicts_with_all = ["force", "limit"])]
     pub resume: Option<PathBuf>,
-    /// Overwrite the run the folder holds.
+    /// Overwrite the run the --out folder holds.
+    #[arg(long)]
     pub force: bool,
     /// Only the first N conversations.
+    #[arg(long)]
     pub limit: Option<usize>,
-    /// Show the progress bar.
-    pub progress: bool,
-    /// Conversations in flight at once.
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Conversations in flight at once; the turns of a conversation stay
+    /// in order and the run folder keeps the dataset's order.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
-    /// The planner options.
+    #[command(flatten)]
     pub planner: PlannerArgs,
-    /// Also write the run to MongoDB.
+    /// Also write the run to MongoDB as it goes
+    /// (`mongodb://HOST:PORT/DB`; needs the `mongodb` feature). If the
+    /// server fails, the run goes on and its folder stays complete, for
+    /// `finkg export` later.
+    #[arg(
+        long,
+        value_name = "URI",
+        env = "FINKG_MONGO_URI",
+        hide_env_values = true,
+        help_heading = "MongoDB export"
+    )]
     pub mongo_uri: Option<String>,
-    /// With `mongo_uri`: also the triples.
+    /// With --mongo-uri: also write the TBox and each page's ABox to the
+    /// `triples` collection, one document a quad.
+    #[arg(long, help_heading = "MongoDB export")]
     pub mongo_triples: bool,
-    /// Where the pages' graphs come from.
-    pub source: crate::kg::PageSource,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Runs `finkg eval`.
-pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
-    let EvalRequest {
+pub fn eval(args: EvalArgs) -> Result<ExitCode, CliError> {
+    // the store answers first, before the MongoDB export starts
+    let source = args.store.source()?;
+    let EvalArgs {
         dataset,
         out,
         resume,
         force,
         limit,
+        no_progress,
         jobs,
         planner,
         mongo_uri,
         mongo_triples,
         ..
-    } = req;
+    } = args;
     let mut live = mongo::live(mongo_uri.as_deref(), mongo_triples)?;
     let resuming = resume.is_some();
     let (out, dataset, limit) = match resume {
@@ -76,12 +105,12 @@ pub fn eval(req: EvalRequest) -> Result<ExitCode, CliError> {
         out: out.clone(),
         dataset: Some(dataset.clone()),
         limit,
-        progress: req.progress,
+        progress: !no_progress,
         conversations: Some(conversations),
         resume: resuming,
         force,
         interrupt: Some(interrupt),
-        source: req.source.clone(),
+        source,
     };
     let examples = crate::dataset::stream_file(&dataset)?;
     let summary = match live.as_mut() {

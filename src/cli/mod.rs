@@ -1,6 +1,9 @@
 //! The command line's work as library functions: each `finkg` subcommand's
-//! body and its printing. `src/main.rs` holds only the argument
-//! definitions and the dispatch.
+//! body and its printing. `src/main.rs` holds only the clap definitions
+//! and the dispatch; a subcommand with many arguments has its `#[derive(Args)]`
+//! struct beside its work here ([`eval::EvalArgs`], [`kg::KgArgs`],
+//! [`store::LoadArgs`]), as do the option groups several share
+//! ([`planners::PlannerArgs`], [`store::StoreArgs`]).
 //!
 //! - [`eval`]: `eval`'s exit code;
 //! - [`planners`]: the planner options and the planners they make;
@@ -10,6 +13,7 @@
 //! - [`eval`]: `eval`, a scored run and its folder;
 //! - [`inspect`]: `inspect`, a run folder read back;
 //! - [`query`]: `query`, one query or a JSON Lines batch of them;
+//! - [`kg`]: `kg`, the TBox and pages' ABoxes as RDF;
 //! - [`ontology`]: `ontology build|check`;
 //! - [`mongo`]: `eval --mongo-uri` and `export` (refused without the
 //!   `mongodb` feature);
@@ -21,6 +25,7 @@ pub mod chat;
 pub mod config;
 pub mod eval;
 pub mod inspect;
+pub mod kg;
 pub mod mongo;
 pub mod ontology;
 pub mod planners;

@@ -91,25 +91,30 @@ impl StoreArgs {
     }
 }
 
-/// What `finkg load` was asked.
-pub struct LoadRequest {
-    /// The dataset files.
+/// `finkg load`'s arguments (the subcommand's about is in `main.rs`).
+#[derive(Args)]
+pub struct LoadArgs {
+    /// ConvFinQA files: every conversation's page is loaded.
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// The store.
+    #[command(flatten)]
     pub store: StoreArgs,
     /// Pages a request.
+    #[arg(long, value_name = "N", default_value_t = 8)]
     pub batch: usize,
-    /// Load every page again, even one whose record matches.
+    /// Load every page again, even one already loaded.
+    #[arg(long)]
     pub force: bool,
-    /// Show the progress bar.
-    pub progress: bool,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 /// `finkg load`: the TBox and every page of the files into the store, a
 /// batch of pages a request; a page already loaded with the same triples
 /// is skipped (unless `force`), so an interrupted load resumes. Prints a
 /// summary: pages loaded and skipped, triples, seconds.
-pub fn load(req: LoadRequest) -> Result<ExitCode, CliError> {
+pub fn load(req: LoadArgs) -> Result<ExitCode, CliError> {
     let remote = req.store.remote()?.ok_or_else(|| {
         CliError::new("`finkg load` needs --store URL (or FINKG_STORE)")
             .with_hint("e.g. --store http://127.0.0.1:8890/sparql for a local Virtuoso")
@@ -146,7 +151,7 @@ pub fn load(req: LoadRequest) -> Result<ExitCode, CliError> {
             .map_err(store_error)?;
         triples += tbox.stats.triples;
     }
-    let bar = if req.progress {
+    let bar = if !req.no_progress {
         let bar = ProgressBar::new(examples.len() as u64);
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} pages {per_sec} eta {eta}")
