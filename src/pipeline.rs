@@ -488,6 +488,13 @@ impl Planners {
             None => self.primary.name().to_string(),
         }
     }
+
+    /// The critic's name as `--critic` spells it: `deterministic`, `llm`,
+    /// or `off` when there is none.
+    pub fn critic_name(&self) -> &'static str {
+        self.critic.as_ref().map_or("off", |c| c.name())
+    }
+
     /// Why the run must stop, if it must (see [`Planner::stop_reason`]
     /// and [`Critic::stop_reason`]).
     pub fn stop_reason(&self) -> Option<String> {

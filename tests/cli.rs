@@ -412,6 +412,14 @@ fn eval_writes_a_run_folder() {
         serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
     assert_eq!(info["planner"], "rules");
     assert_eq!(info["dataset"], path.display().to_string());
+    assert_eq!(
+        info["critic"], "deterministic",
+        "the default critic: {info}"
+    );
+    assert_eq!(
+        info["max_revisions"], 1,
+        "one revision round by default: {info}"
+    );
     assert!(info["run_id"].as_str().is_some_and(|id| id.len() > 10));
     assert!(info["finished"].as_str().is_some_and(|t| t.ends_with('Z')));
 
@@ -436,6 +444,23 @@ fn eval_writes_a_run_folder() {
     assert_eq!(folder.conversations.len(), 2);
     assert!(folder.llm_exchanges.is_empty());
     assert_eq!(folder.summary.unwrap().turns.total, 5);
+
+    // the critic and its revision rounds as asked, recorded and shown
+    let other = dir.path().join("run-critic-off");
+    finkg()
+        .arg("eval")
+        .arg(&path)
+        .arg("--out")
+        .arg(&other)
+        .arg("--no-progress")
+        .args(["--critic", "off", "--critic-max-revisions", "3"])
+        .assert()
+        .success();
+    let info = read_json(&other.join("run.json"));
+    assert_eq!(info["critic"], "off", "{info}");
+    assert_eq!(info["max_revisions"], 3, "{info}");
+    let shown = stdout_of(finkg().arg("inspect").arg(&other));
+    assert!(shown.contains("\ncritic: off\n"), "{shown}");
 }
 
 /// Reads a JSON file of a run folder.

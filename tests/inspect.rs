@@ -92,6 +92,10 @@ fn the_overview_shows_accuracy_causes_and_the_worst_conversation() {
     let (_dir, run) = run_folder();
     let out = stdout_of(&mut inspect(&run));
     assert!(
+        out.contains("\ncritic: deterministic, at most 1 revision a turn\n"),
+        "the run's critic: {out}"
+    );
+    assert!(
         out.contains("turn accuracy:           80.0% (4/5)"),
         "{out}"
     );

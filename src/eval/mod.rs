@@ -302,6 +302,10 @@ pub fn run_with(
         clear(&options.out, options.force)?;
         let mut info = RunInfo::start(&planner_name, options.dataset.as_deref(), options.limit);
         info.store = options.source.store();
+        if let Some(planners) = workers.first() {
+            info.critic = Some(planners.critic_name().to_string());
+            info.max_revisions = Some(planners.max_revisions);
+        }
         for name in RECORD_FILES {
             create(&options.out, name)?;
         }

@@ -50,6 +50,18 @@ fn pct(t: &Tally) -> String {
     format!("{share:<17}")
 }
 
+/// The run's critic as `inspect` shows it: `off`, or its name and the
+/// revision rounds a turn (`deterministic, at most 1 revision a turn`).
+pub fn critic_setting(critic: &str, max_revisions: Option<u32>) -> String {
+    match max_revisions {
+        _ if critic == "off" => critic.to_string(),
+        None => critic.to_string(),
+        Some(0) => format!("{critic}, no revision (findings traced only)"),
+        Some(1) => format!("{critic}, at most 1 revision a turn"),
+        Some(n) => format!("{critic}, at most {n} revisions a turn"),
+    }
+}
+
 /// The run's overview: accuracy, by turn, by gold operation, misses by
 /// cause, the worst conversations and the plot files.
 pub fn overview(view: &RunView, marks: Marks) -> String {
@@ -70,6 +82,9 @@ pub fn overview(view: &RunView, marks: Marks) -> String {
     );
     if let Some(store) = &run.store {
         let _ = writeln!(s, "pages' graphs read from the store at {store}");
+    }
+    if let Some(critic) = &run.critic {
+        let _ = writeln!(s, "critic: {}", critic_setting(critic, run.max_revisions));
     }
     let _ = writeln!(
         s,

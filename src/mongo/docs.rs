@@ -215,6 +215,8 @@ pub fn run_document(
             "model": to_bson(&run.model),
             "dataset": to_bson(&run.dataset),
             "limit": to_bson(&run.limit),
+            "critic": to_bson(&run.critic),
+            "max_revisions": to_bson(&run.max_revisions),
             "git_revision": to_bson(&run.git_revision),
             "finkg_version": &run.finkg_version,
         },
@@ -355,6 +357,8 @@ mod tests {
             finkg_version: "0.1.0".into(),
             interrupted: false,
             store: None,
+            critic: None,
+            max_revisions: None,
         };
         let d = run_document(&run, None, RunStatus::Running, cost(&[]));
         assert_eq!(d.get_str("status").unwrap(), "running");

@@ -3,7 +3,8 @@
 //! `finkg export` sends to MongoDB).
 //!
 //! - `run.json` — a [`RunInfo`]: run id, start and end (RFC 3339, UTC),
-//!   planner, model, dataset, limit, git revision, finkg version. Written when
+//!   planner, model, dataset, limit, git revision, finkg version, store,
+//!   critic and its revision rounds. Written when
 //!   the run starts (`finished` null) and again when it ends.
 //! - `conversations.jsonl` — one [`ConversationRecord`] a conversation:
 //!   `{"id", "turns", "correct", "graph": {"triples", "observations",
@@ -85,6 +86,16 @@ pub struct RunInfo {
     /// in memory.
     #[serde(default)]
     pub store: Option<String>,
+    /// The critic that reviewed each result (`eval --critic`):
+    /// `deterministic`, `llm` or `off`; null in a run folder written before
+    /// it was recorded.
+    #[serde(default)]
+    pub critic: Option<String>,
+    /// Revision rounds a turn after a finding (`--critic-max-revisions`,
+    /// else `[critic]`'s `max_revisions`, else 1); null in a run folder
+    /// written before it was recorded.
+    #[serde(default)]
+    pub max_revisions: Option<u32>,
 }
 
 impl RunInfo {
@@ -103,6 +114,8 @@ impl RunInfo {
             finkg_version: env!("CARGO_PKG_VERSION").to_string(),
             interrupted: false,
             store: None,
+            critic: None,
+            max_revisions: None,
         }
     }
 }
