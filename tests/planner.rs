@@ -1580,3 +1580,32 @@ fn a_participle_after_a_determiner_names_a_value_not_a_change() {
         &[Num("300"), Num("300")],
     );
 }
+
+/// Payments due by period: the columns are ranges of years.
+const PAYMENTS_DUE: TableRows = &[
+    &[
+        "",
+        "payments due by period total",
+        "less than 1 year",
+        "1-3 years",
+        "3-5 years",
+        "more than 5 years",
+    ],
+    &["long-term debt", "1000", "100", "200", "250", "450"],
+    &["operating leases", "300", "60", "80", "70", "90"],
+];
+
+#[test]
+fn a_range_of_years_a_column_prints_names_that_column() {
+    check(
+        PAYMENTS_DUE,
+        "",
+        &[
+            "what are the long-term debt payments due in more than 5 years?",
+            "what are the operating leases due in less than 1 year?",
+            "and the long-term debt due in 3-5 years?",
+            "what are the total operating leases?",
+        ],
+        &[Num("450"), Num("60"), Num("250"), Num("300")],
+    );
+}

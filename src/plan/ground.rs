@@ -70,6 +70,10 @@ pub(super) struct Grounder<'a> {
     /// Candidates a revision leaves out, by mention, as the grounding
     /// notes name them (empty but in a revision, see `revise.rs`).
     pub excluded: HashSet<(String, String)>,
+    /// For each row, and each column, whether the question prints a phrase
+    /// of its label that holds a number ("due in more than 5 years").
+    pub(super) numbered_row: Vec<bool>,
+    pub(super) numbered_column: Vec<bool>,
 }
 
 impl<'a> Grounder<'a> {
@@ -87,6 +91,13 @@ impl<'a> Grounder<'a> {
         let wants_percent =
             cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
         let asks_total = words::tokens(question).contains(&cues.total_word);
+        let spaced = super::read::normalise_question(question);
+        let numbered = |labels: &[(String, Option<i32>)]| -> Vec<bool> {
+            labels
+                .iter()
+                .map(|(l, _)| prints_numbered_phrase(&spaced, l))
+                .collect()
+        };
         Self {
             schema,
             weights,
@@ -100,6 +111,8 @@ impl<'a> Grounder<'a> {
             earlier: HashSet::new(),
             wants_printed_change: std::cell::Cell::new(false),
             excluded: HashSet::new(),
+            numbered_row: numbered(&schema.rows),
+            numbered_column: numbered(&schema.columns),
         }
     }
 
@@ -568,6 +581,28 @@ impl<'a> Grounder<'a> {
             .count();
         hits as f64 / pairs as f64
     }
+}
+
+/// Whether `question` (normalised, padded) prints a phrase of two words or
+/// more of `label` that holds a number other than a year and a word other
+/// than a month: "more than 5 years", "1-3 years", "less than 1 year".
+fn prints_numbered_phrase(question: &str, label: &str) -> bool {
+    let label = super::read::normalise_question(&words::normalise_label(label));
+    let toks: Vec<&str> = label.split_whitespace().collect();
+    let is_number = |t: &&str| {
+        t.bytes().any(|b| b.is_ascii_digit())
+            && t.bytes()
+                .all(|b| b.is_ascii_digit() || b == b'-' || b == b'.')
+            && crate::kg::text::as_year(t).is_none()
+    };
+    let is_word = |t: &&str| t.chars().all(char::is_alphabetic) && words::month_number(t).is_none();
+    (2..=toks.len()).rev().any(|n| {
+        toks.windows(n).any(|w| {
+            w.iter().any(is_number)
+                && w.iter().any(is_word)
+                && question.contains(&format!(" {} ", w.join(" ")))
+        })
+    })
 }
 
 /// The three words printed after a text number (its context holds up to

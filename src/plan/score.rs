@@ -61,6 +61,9 @@ impl Grounder<'_> {
             F::phrase,
             Self::phrase_share(a.mention, row).max(Self::phrase_share(a.mention, col)),
         );
+        if self.numbered_row[cell.row] || self.numbered_column[cell.column] {
+            f.set(F::numbered_phrase, 1.0);
+        }
         (row_hit, col_hit)
     }
 
