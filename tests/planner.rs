@@ -1609,3 +1609,24 @@ fn a_range_of_years_a_column_prints_names_that_column() {
         &[Num("450"), Num("60"), Num("250"), Num("300")],
     );
 }
+
+/// A schedule of payments by year, with a column for the later years.
+const SCHEDULE: TableRows = &[
+    &["", "2012", "2013", "2014", "thereafter", "total"],
+    &["operating leases", "50", "45", "40", "120", "255"],
+    &["capital leases", "10", "9", "8", "30", "57"],
+];
+
+#[test]
+fn after_the_last_year_of_a_schedule_is_its_thereafter_column() {
+    check(
+        SCHEDULE,
+        "",
+        &[
+            "what are the operating leases due after 2014?",
+            "what are capital leases payments beyond 2014?",
+            "what are the capital leases due in 2014?",
+        ],
+        &[Num("120"), Num("30"), Num("8")],
+    );
+}

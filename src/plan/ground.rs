@@ -74,6 +74,10 @@ pub(super) struct Grounder<'a> {
     /// of its label that holds a number ("due in more than 5 years").
     pub(super) numbered_row: Vec<bool>,
     pub(super) numbered_column: Vec<bool>,
+    /// The year the question asks about what comes after ("after 2014").
+    after_year: Option<i32>,
+    /// The words of a "thereafter" label.
+    thereafter: Vec<String>,
 }
 
 impl<'a> Grounder<'a> {
@@ -113,6 +117,8 @@ impl<'a> Grounder<'a> {
             excluded: HashSet::new(),
             numbered_row: numbered(&schema.rows),
             numbered_column: numbered(&schema.columns),
+            after_year: cues.after_year(&spaced),
+            thereafter: cues.thereafter.clone(),
         }
     }
 
@@ -309,13 +315,7 @@ impl<'a> Grounder<'a> {
         mention: &[String],
         year: Option<i32>,
     ) -> Vec<(f64, Target, FeatureVector)> {
-        let boundary = if mention.iter().any(|w| w == BEGINNING_MARK) {
-            Some(Boundary::Beginning)
-        } else if mention.iter().any(|w| w == END_MARK) {
-            Some(Boundary::End)
-        } else {
-            None
-        };
+        let boundary = boundary_of_mention(mention);
         let own: Vec<String> = mention
             .iter()
             .filter(|w| !w.starts_with('@'))
@@ -386,6 +386,9 @@ impl<'a> Grounder<'a> {
 
     /// The cell or text number a mention names, for a year.
     pub fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
+        if let Some(later) = self.after_last_year(mention, year) {
+            return self.ground(&later, None);
+        }
         if let Some(o) = self.ground_anchor(mention, year) {
             let o = Self::anchored(o, year);
             let left_out = o.grounding.as_ref().is_some_and(|n| {
@@ -453,6 +456,25 @@ impl<'a> Grounder<'a> {
                 mention: format!("{mention_text} (the page has no numbers)"),
             }),
         }
+    }
+
+    /// "after 2014" on a schedule whose years end at 2014 and that has a
+    /// "thereafter" row or column: the mention's words with that label's
+    /// word, for no year.
+    fn after_last_year(&self, mention: &[String], year: Option<i32>) -> Option<Vec<String>> {
+        let y = year?;
+        if self.after_year != Some(y) || self.years().last() != Some(&y) {
+            return None;
+        }
+        let labels = || self.page.row_words.iter().chain(&self.page.column_words);
+        let word = self
+            .thereafter
+            .iter()
+            .map(|w| words::stem(w))
+            .find(|w| labels().any(|l| l.contains(w)))?;
+        let mut later: Vec<String> = mention.to_vec();
+        later.push(word);
+        Some(later)
     }
 
     /// The value found on the anchor's row, with its grounding note.
@@ -580,6 +602,17 @@ impl<'a> Grounder<'a> {
             })
             .count();
         hits as f64 / pairs as f64
+    }
+}
+
+/// The beginning or end a mention's marker says.
+fn boundary_of_mention(mention: &[String]) -> Option<Boundary> {
+    if mention.iter().any(|w| w == BEGINNING_MARK) {
+        Some(Boundary::Beginning)
+    } else if mention.iter().any(|w| w == END_MARK) {
+        Some(Boundary::End)
+    } else {
+        None
     }
 }
 
