@@ -1630,3 +1630,38 @@ fn after_the_last_year_of_a_schedule_is_its_thereafter_column() {
         &[Num("120"), Num("30"), Num("8")],
     );
 }
+
+/// Year-end balances: the columns are years and no label says beginning.
+const YEAR_END: TableRows = &[
+    &["", "2002", "2001", "2000"],
+    &["cash", "500", "400", "350"],
+    &["inventory", "300", "250", "200"],
+];
+
+#[test]
+fn the_beginning_of_a_year_on_year_end_columns_is_the_year_before() {
+    check(
+        YEAR_END,
+        "",
+        &[
+            "what was the cash at the beginning of 2002?",
+            "and at the end of 2002?",
+            "what was inventory at the start of 2001?",
+            "what was inventory at the end of 2001?",
+        ],
+        &[Num("400"), Num("500"), Num("200"), Num("250")],
+    );
+    // a table that prints its opening balance reads it
+    let roll: TableRows = &[
+        &["", "2002", "2001"],
+        &["balance at beginning of year", "80", "60"],
+        &["additions", "30", "20"],
+        &["balance at end of year", "110", "80"],
+    ];
+    check(
+        roll,
+        "",
+        &["what was the balance at the beginning of 2002?"],
+        &[Num("80")],
+    );
+}

@@ -411,7 +411,8 @@ impl<'a> Grounder<'a> {
                 .join(" "),
             year.map(|y| format!(" in {y}")).unwrap_or_default()
         );
-        if let Some(y) = year.filter(|y| !self.page.page_years.contains(y)) {
+        let opening = self.opening_year(boundary_of_mention(mention), year);
+        if let Some(y) = year.filter(|y| !self.page.page_years.contains(y) && opening.is_none()) {
             return Err(PlanError::NotGrounded {
                 mention: format!(
                     "{mention_text} (no label, cell or sentence of the page is about {y})"
@@ -475,6 +476,40 @@ impl<'a> Grounder<'a> {
         let mut later: Vec<String> = mention.to_vec();
         later.push(word);
         Some(later)
+    }
+
+    /// The year a year-end table answers the beginning of `year` with: the
+    /// beginning of a year is the end of the one before, when the mention
+    /// says beginning, no row or column of the page says beginning, and the
+    /// table has a column (or row) for the year before.
+    pub(super) fn opening_year(
+        &self,
+        boundary: Option<Boundary>,
+        year: Option<i32>,
+    ) -> Option<i32> {
+        let y = year?;
+        let says_beginning = |b: &[Option<Boundary>]| b.contains(&Some(Boundary::Beginning));
+        // the columns are years or dates alone ("2002", "december 31 ,
+        // 2002"): levels at each year's end
+        let year_columns: Vec<&String> = self
+            .schema
+            .columns
+            .iter()
+            .filter(|(_, y)| y.is_some())
+            .map(|(l, _)| l)
+            .collect();
+        let dates_alone = year_columns.len() >= 2
+            && year_columns.iter().all(|l| {
+                words::tokens(l).iter().all(|t| {
+                    words::month_number(t).is_some() || !t.chars().any(char::is_alphabetic)
+                })
+            });
+        (boundary == Some(Boundary::Beginning)
+            && dates_alone
+            && !says_beginning(&self.page.row_boundary)
+            && !says_beginning(&self.page.column_boundary)
+            && self.years().contains(&(y - 1)))
+        .then_some(y - 1)
     }
 
     /// The value found on the anchor's row, with its grounding note.
