@@ -1580,3 +1580,88 @@ fn a_participle_after_a_determiner_names_a_value_not_a_change() {
         &[Num("300"), Num("300")],
     );
 }
+
+/// Payments due by period: the columns are ranges of years.
+const PAYMENTS_DUE: TableRows = &[
+    &[
+        "",
+        "payments due by period total",
+        "less than 1 year",
+        "1-3 years",
+        "3-5 years",
+        "more than 5 years",
+    ],
+    &["long-term debt", "1000", "100", "200", "250", "450"],
+    &["operating leases", "300", "60", "80", "70", "90"],
+];
+
+#[test]
+fn a_range_of_years_a_column_prints_names_that_column() {
+    check(
+        PAYMENTS_DUE,
+        "",
+        &[
+            "what are the long-term debt payments due in more than 5 years?",
+            "what are the operating leases due in less than 1 year?",
+            "and the long-term debt due in 3-5 years?",
+            "what are the total operating leases?",
+        ],
+        &[Num("450"), Num("60"), Num("250"), Num("300")],
+    );
+}
+
+/// A schedule of payments by year, with a column for the later years.
+const SCHEDULE: TableRows = &[
+    &["", "2012", "2013", "2014", "thereafter", "total"],
+    &["operating leases", "50", "45", "40", "120", "255"],
+    &["capital leases", "10", "9", "8", "30", "57"],
+];
+
+#[test]
+fn after_the_last_year_of_a_schedule_is_its_thereafter_column() {
+    check(
+        SCHEDULE,
+        "",
+        &[
+            "what are the operating leases due after 2014?",
+            "what are capital leases payments beyond 2014?",
+            "what are the capital leases due in 2014?",
+        ],
+        &[Num("120"), Num("30"), Num("8")],
+    );
+}
+
+/// Year-end balances: the columns are years and no label says beginning.
+const YEAR_END: TableRows = &[
+    &["", "2002", "2001", "2000"],
+    &["cash", "500", "400", "350"],
+    &["inventory", "300", "250", "200"],
+];
+
+#[test]
+fn the_beginning_of_a_year_on_year_end_columns_is_the_year_before() {
+    check(
+        YEAR_END,
+        "",
+        &[
+            "what was the cash at the beginning of 2002?",
+            "and at the end of 2002?",
+            "what was inventory at the start of 2001?",
+            "what was inventory at the end of 2001?",
+        ],
+        &[Num("400"), Num("500"), Num("200"), Num("250")],
+    );
+    // a table that prints its opening balance reads it
+    let roll: TableRows = &[
+        &["", "2002", "2001"],
+        &["balance at beginning of year", "80", "60"],
+        &["additions", "30", "20"],
+        &["balance at end of year", "110", "80"],
+    ];
+    check(
+        roll,
+        "",
+        &["what was the balance at the beginning of 2002?"],
+        &[Num("80")],
+    );
+}

@@ -95,6 +95,10 @@ pub(super) struct Cues {
     pub number_words: Vec<(String, Decimal)>,
     /// Words after which a number word is an operand.
     pub number_word_lead: Vec<String>,
+    /// Words before a year that ask for what comes after it ("after 2014").
+    pub after_year_lead: Vec<String>,
+    /// Labels of the row or column of the years after a schedule's last.
+    pub thereafter: Vec<String>,
     /// Words that make the one year of a change its start ("since 2006").
     pub period_start_lead: Vec<String>,
     /// Words between the two years of a period ("2008 and 2009").
@@ -192,6 +196,8 @@ impl Cues {
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),
+            after_year_lead: longest_first("AfterYearLead"),
+            thereafter: plain("ThereafterWord"),
             period_start_lead: plain("PeriodStartLead"),
             period_joiner: plain("PeriodJoiner"),
             percent_restatement: longest_first("PercentRestatement"),
@@ -221,6 +227,14 @@ impl Cues {
         let y = year.to_string();
         toks.windows(2)
             .any(|w| w[1] == y && self.period_start_lead.iter().any(|l| l == w[0]))
+    }
+
+    /// The year the text asks about what comes after ("beyond 2014").
+    pub fn after_year(&self, text: &str) -> Option<i32> {
+        self.after_year_lead.iter().find_map(|l| {
+            let (_, rest) = text.split_once(&format!(" {l} "))?;
+            crate::kg::text::as_year(rest.split_whitespace().next()?)
+        })
     }
 
     /// The first two years the text joins as a period ("between 2008 and

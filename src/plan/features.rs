@@ -45,6 +45,7 @@ features! {
     label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
     row_cover = 0.25, "Share of the row label's words the mention covers.";
     column_cover = 0.1, "Share of the column label's words the mention covers.";
+    numbered_phrase = 0.5, "The question prints a phrase of the cell's row or column label that holds a number other than a year (\"more than 5 years\", \"1-3 years\"): numbers and comparatives are not content words, so the words alone miss it.";
     phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
     total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
     total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";

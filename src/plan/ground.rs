@@ -70,6 +70,14 @@ pub(super) struct Grounder<'a> {
     /// Candidates a revision leaves out, by mention, as the grounding
     /// notes name them (empty but in a revision, see `revise.rs`).
     pub excluded: HashSet<(String, String)>,
+    /// For each row, and each column, whether the question prints a phrase
+    /// of its label that holds a number ("due in more than 5 years").
+    pub(super) numbered_row: Vec<bool>,
+    pub(super) numbered_column: Vec<bool>,
+    /// The year the question asks about what comes after ("after 2014").
+    after_year: Option<i32>,
+    /// The words of a "thereafter" label.
+    thereafter: Vec<String>,
 }
 
 impl<'a> Grounder<'a> {
@@ -87,6 +95,13 @@ impl<'a> Grounder<'a> {
         let wants_percent =
             cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
         let asks_total = words::tokens(question).contains(&cues.total_word);
+        let spaced = super::read::normalise_question(question);
+        let numbered = |labels: &[(String, Option<i32>)]| -> Vec<bool> {
+            labels
+                .iter()
+                .map(|(l, _)| prints_numbered_phrase(&spaced, l))
+                .collect()
+        };
         Self {
             schema,
             weights,
@@ -100,6 +115,10 @@ impl<'a> Grounder<'a> {
             earlier: HashSet::new(),
             wants_printed_change: std::cell::Cell::new(false),
             excluded: HashSet::new(),
+            numbered_row: numbered(&schema.rows),
+            numbered_column: numbered(&schema.columns),
+            after_year: cues.after_year(&spaced),
+            thereafter: cues.thereafter.clone(),
         }
     }
 
@@ -296,13 +315,7 @@ impl<'a> Grounder<'a> {
         mention: &[String],
         year: Option<i32>,
     ) -> Vec<(f64, Target, FeatureVector)> {
-        let boundary = if mention.iter().any(|w| w == BEGINNING_MARK) {
-            Some(Boundary::Beginning)
-        } else if mention.iter().any(|w| w == END_MARK) {
-            Some(Boundary::End)
-        } else {
-            None
-        };
+        let boundary = boundary_of_mention(mention);
         let own: Vec<String> = mention
             .iter()
             .filter(|w| !w.starts_with('@'))
@@ -373,6 +386,9 @@ impl<'a> Grounder<'a> {
 
     /// The cell or text number a mention names, for a year.
     pub fn ground(&self, mention: &[String], year: Option<i32>) -> Result<Operand, PlanError> {
+        if let Some(later) = self.after_last_year(mention, year) {
+            return self.ground(&later, None);
+        }
         if let Some(o) = self.ground_anchor(mention, year) {
             let o = Self::anchored(o, year);
             let left_out = o.grounding.as_ref().is_some_and(|n| {
@@ -395,7 +411,8 @@ impl<'a> Grounder<'a> {
                 .join(" "),
             year.map(|y| format!(" in {y}")).unwrap_or_default()
         );
-        if let Some(y) = year.filter(|y| !self.page.page_years.contains(y)) {
+        let opening = self.opening_year(boundary_of_mention(mention), year);
+        if let Some(y) = year.filter(|y| !self.page.page_years.contains(y) && opening.is_none()) {
             return Err(PlanError::NotGrounded {
                 mention: format!(
                     "{mention_text} (no label, cell or sentence of the page is about {y})"
@@ -440,6 +457,59 @@ impl<'a> Grounder<'a> {
                 mention: format!("{mention_text} (the page has no numbers)"),
             }),
         }
+    }
+
+    /// "after 2014" on a schedule whose years end at 2014 and that has a
+    /// "thereafter" row or column: the mention's words with that label's
+    /// word, for no year.
+    fn after_last_year(&self, mention: &[String], year: Option<i32>) -> Option<Vec<String>> {
+        let y = year?;
+        if self.after_year != Some(y) || self.years().last() != Some(&y) {
+            return None;
+        }
+        let labels = || self.page.row_words.iter().chain(&self.page.column_words);
+        let word = self
+            .thereafter
+            .iter()
+            .map(|w| words::stem(w))
+            .find(|w| labels().any(|l| l.contains(w)))?;
+        let mut later: Vec<String> = mention.to_vec();
+        later.push(word);
+        Some(later)
+    }
+
+    /// The year a year-end table answers the beginning of `year` with: the
+    /// beginning of a year is the end of the one before, when the mention
+    /// says beginning, no row or column of the page says beginning, and the
+    /// table has a column (or row) for the year before.
+    pub(super) fn opening_year(
+        &self,
+        boundary: Option<Boundary>,
+        year: Option<i32>,
+    ) -> Option<i32> {
+        let y = year?;
+        let says_beginning = |b: &[Option<Boundary>]| b.contains(&Some(Boundary::Beginning));
+        // the columns are years or dates alone ("2002", "december 31 ,
+        // 2002"): levels at each year's end
+        let year_columns: Vec<&String> = self
+            .schema
+            .columns
+            .iter()
+            .filter(|(_, y)| y.is_some())
+            .map(|(l, _)| l)
+            .collect();
+        let dates_alone = year_columns.len() >= 2
+            && year_columns.iter().all(|l| {
+                words::tokens(l).iter().all(|t| {
+                    words::month_number(t).is_some() || !t.chars().any(char::is_alphabetic)
+                })
+            });
+        (boundary == Some(Boundary::Beginning)
+            && dates_alone
+            && !says_beginning(&self.page.row_boundary)
+            && !says_beginning(&self.page.column_boundary)
+            && self.years().contains(&(y - 1)))
+        .then_some(y - 1)
     }
 
     /// The value found on the anchor's row, with its grounding note.
@@ -568,6 +638,39 @@ impl<'a> Grounder<'a> {
             .count();
         hits as f64 / pairs as f64
     }
+}
+
+/// The beginning or end a mention's marker says.
+fn boundary_of_mention(mention: &[String]) -> Option<Boundary> {
+    if mention.iter().any(|w| w == BEGINNING_MARK) {
+        Some(Boundary::Beginning)
+    } else if mention.iter().any(|w| w == END_MARK) {
+        Some(Boundary::End)
+    } else {
+        None
+    }
+}
+
+/// Whether `question` (normalised, padded) prints a phrase of two words or
+/// more of `label` that holds a number other than a year and a word other
+/// than a month: "more than 5 years", "1-3 years", "less than 1 year".
+fn prints_numbered_phrase(question: &str, label: &str) -> bool {
+    let label = super::read::normalise_question(&words::normalise_label(label));
+    let toks: Vec<&str> = label.split_whitespace().collect();
+    let is_number = |t: &&str| {
+        t.bytes().any(|b| b.is_ascii_digit())
+            && t.bytes()
+                .all(|b| b.is_ascii_digit() || b == b'-' || b == b'.')
+            && crate::kg::text::as_year(t).is_none()
+    };
+    let is_word = |t: &&str| t.chars().all(char::is_alphabetic) && words::month_number(t).is_none();
+    (2..=toks.len()).rev().any(|n| {
+        toks.windows(n).any(|w| {
+            w.iter().any(is_number)
+                && w.iter().any(is_word)
+                && question.contains(&format!(" {} ", w.join(" ")))
+        })
+    })
 }
 
 /// The three words printed after a text number (its context holds up to

@@ -234,6 +234,8 @@ impl PageIndex {
             .sentences
             .iter()
             .flat_map(|s| words::tokens(s))
+            // a label word of a cue list is a word, not glued ones ("thereafter")
+            .chain(cues.thereafter.iter().cloned())
             .collect();
         let label_words = |l: &str| content_words(&words::unglue(l, &text_words));
         let row_words = per_label(&schema.rows, label_words);

@@ -16,8 +16,13 @@ impl Grounder<'_> {
         let mut f = FeatureVector::default();
         let (row_hit, col_hit) = self.cell_word_features(&mut f, cell, a);
         self.total_features(&mut f, cell, row_hit, col_hit);
-        self.cell_cue_features(&mut f, cell, a.boundary);
-        self.cell_year_features(&mut f, cell, a.year);
+        // the beginning of a year is the end of the year before
+        let (boundary, year) = match self.opening_year(a.boundary, a.year) {
+            Some(y) => (Some(Boundary::End), Some(y)),
+            None => (a.boundary, a.year),
+        };
+        self.cell_cue_features(&mut f, cell, boundary);
+        self.cell_year_features(&mut f, cell, year);
         f
     }
 
@@ -61,6 +66,9 @@ impl Grounder<'_> {
             F::phrase,
             Self::phrase_share(a.mention, row).max(Self::phrase_share(a.mention, col)),
         );
+        if self.numbered_row[cell.row] || self.numbered_column[cell.column] {
+            f.set(F::numbered_phrase, 1.0);
+        }
         (row_hit, col_hit)
     }
 
