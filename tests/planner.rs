@@ -1580,3 +1580,16 @@ fn a_participle_after_a_determiner_names_a_value_not_a_change() {
         &[Num("300"), Num("300")],
     );
 }
+
+#[test]
+fn how_many_more_than_is_a_difference() {
+    check(
+        SALES,
+        "",
+        &[
+            "how many more stores were there in 2009 than in 2008?",
+            "how much more was operating income in 2009 than in 2007?",
+        ],
+        &[Num("8"), Num("150")],
+    );
+}
