@@ -1593,3 +1593,24 @@ fn how_many_more_than_is_a_difference() {
         &[Num("8"), Num("150")],
     );
 }
+
+#[test]
+fn the_sum_of_these_values_adds_every_value_asked_since_the_last_result() {
+    let asked = [
+        "what were net sales in 2009?",
+        "and in 2008?",
+        "and in 2007?",
+    ];
+    let values = [Num("1500"), Num("1200"), Num("1000")];
+    let ask = |last: &'static str, want: Want| {
+        let mut questions = asked.to_vec();
+        questions.push(last);
+        let mut expected = values.to_vec();
+        expected.push(want);
+        check(SALES, "", &questions, &expected);
+    };
+    ask("what is the sum of these values?", Num("3700"));
+    ask("combined, what is the total?", Num("3700"));
+    // a count keeps to the last values asked
+    ask("what is the sum of these two values?", Num("2200"));
+}

@@ -71,6 +71,8 @@ pub(super) struct Cues {
     pub including_word: Vec<String>,
     /// Words that make "total" an addition of several values.
     pub several: Vec<String>,
+    /// Words that add every value asked since the last computed result.
+    pub gathering_word: Vec<String>,
     /// Phrases naming the year before, and the year after, the one the
     /// conversation is about.
     pub previous_year: Vec<String>,
@@ -180,6 +182,7 @@ impl Cues {
             continuation_lead: longest_first("ContinuationLead"),
             including_word: plain("IncludingWord"),
             several: plain("SeveralCue"),
+            gathering_word: plain("GatheringWord"),
             previous_year: plain("PreviousYearPhrase"),
             next_year: plain("NextYearPhrase"),
             option_connector: plain("OptionConnector"),
