@@ -1614,3 +1614,29 @@ fn the_sum_of_these_values_adds_every_value_asked_since_the_last_result() {
     // a count keeps to the last values asked
     ask("what is the sum of these two values?", Num("2200"));
 }
+
+/// Shares bought back by month: a count and the price paid for one.
+const BUYBACKS: TableRows = &[
+    &[
+        "",
+        "total number of shares purchased",
+        "average price paid per share",
+    ],
+    &["october", "1,000", "$ 10.50"],
+    &["november", "2,000", "$ 11.00"],
+    &["december", "4,000", "$ 12.00"],
+];
+
+#[test]
+fn the_cost_of_a_count_is_the_count_times_its_unit_price() {
+    check(
+        BUYBACKS,
+        "",
+        &[
+            "what was the total cost of the shares purchased in december?",
+            "how much was paid for the shares purchased in october?",
+            "how many shares were purchased in november?",
+        ],
+        &[Num("48000"), Num("10500"), Num("2000")],
+    );
+}
