@@ -1640,3 +1640,14 @@ fn the_cost_of_a_count_is_the_count_times_its_unit_price() {
         &[Num("48000"), Num("10500"), Num("2000")],
     );
 }
+
+#[test]
+fn the_share_outside_a_part_is_100_less_the_share_printed_for_it() {
+    check(
+        SALES,
+        "acme designs and sells widgets . \
+         sales in the united states were 65% of net sales in 2009 .",
+        &["what percentage of net sales were outside the united states in 2009?"],
+        &[Num("35")],
+    );
+}

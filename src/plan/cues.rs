@@ -105,6 +105,8 @@ pub(super) struct Cues {
     pub percent_restatement: Vec<String>,
     /// Phrases that ask what a quantity is worth.
     pub value_ask: Vec<String>,
+    /// Words that ask for the share of all but one part.
+    pub complement_word: Vec<String>,
     /// Stemmed words of a column that counts things, and of one that
     /// prices a unit.
     pub quantity_word: Vec<String>,
@@ -199,6 +201,7 @@ impl Cues {
             period_joiner: plain("PeriodJoiner"),
             percent_restatement: longest_first("PercentRestatement"),
             value_ask: longest_first("ValueAsk"),
+            complement_word: longest_first("ComplementWord"),
             quantity_word: stemmed("QuantityWord"),
             unit_price_word: stemmed("UnitPriceWord"),
         }
