@@ -1665,3 +1665,74 @@ fn the_beginning_of_a_year_on_year_end_columns_is_the_year_before() {
         &[Num("80")],
     );
 }
+
+#[test]
+fn how_many_more_than_is_a_difference() {
+    check(
+        SALES,
+        "",
+        &[
+            "how many more stores were there in 2009 than in 2008?",
+            "how much more was operating income in 2009 than in 2007?",
+        ],
+        &[Num("8"), Num("150")],
+    );
+}
+
+#[test]
+fn the_sum_of_these_values_adds_every_value_asked_since_the_last_result() {
+    let asked = [
+        "what were net sales in 2009?",
+        "and in 2008?",
+        "and in 2007?",
+    ];
+    let values = [Num("1500"), Num("1200"), Num("1000")];
+    let ask = |last: &'static str, want: Want| {
+        let mut questions = asked.to_vec();
+        questions.push(last);
+        let mut expected = values.to_vec();
+        expected.push(want);
+        check(SALES, "", &questions, &expected);
+    };
+    ask("what is the sum of these values?", Num("3700"));
+    ask("combined, what is the total?", Num("3700"));
+    // a count keeps to the last values asked
+    ask("what is the sum of these two values?", Num("2200"));
+}
+
+/// Shares bought back by month: a count and the price paid for one.
+const BUYBACKS: TableRows = &[
+    &[
+        "",
+        "total number of shares purchased",
+        "average price paid per share",
+    ],
+    &["october", "1,000", "$ 10.50"],
+    &["november", "2,000", "$ 11.00"],
+    &["december", "4,000", "$ 12.00"],
+];
+
+#[test]
+fn the_cost_of_a_count_is_the_count_times_its_unit_price() {
+    check(
+        BUYBACKS,
+        "",
+        &[
+            "what was the total cost of the shares purchased in december?",
+            "how much was paid for the shares purchased in october?",
+            "how many shares were purchased in november?",
+        ],
+        &[Num("48000"), Num("10500"), Num("2000")],
+    );
+}
+
+#[test]
+fn the_share_outside_a_part_is_100_less_the_share_printed_for_it() {
+    check(
+        SALES,
+        "acme designs and sells widgets . \
+         sales in the united states were 65% of net sales in 2009 .",
+        &["what percentage of net sales were outside the united states in 2009?"],
+        &[Num("35")],
+    );
+}

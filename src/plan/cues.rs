@@ -71,6 +71,8 @@ pub(super) struct Cues {
     pub including_word: Vec<String>,
     /// Words that make "total" an addition of several values.
     pub several: Vec<String>,
+    /// Words that add every value asked since the last computed result.
+    pub gathering_word: Vec<String>,
     /// Phrases naming the year before, and the year after, the one the
     /// conversation is about.
     pub previous_year: Vec<String>,
@@ -107,6 +109,8 @@ pub(super) struct Cues {
     pub percent_restatement: Vec<String>,
     /// Phrases that ask what a quantity is worth.
     pub value_ask: Vec<String>,
+    /// Words that ask for the share of all but one part.
+    pub complement_word: Vec<String>,
     /// Stemmed words of a column that counts things, and of one that
     /// prices a unit.
     pub quantity_word: Vec<String>,
@@ -184,6 +188,7 @@ impl Cues {
             continuation_lead: longest_first("ContinuationLead"),
             including_word: plain("IncludingWord"),
             several: plain("SeveralCue"),
+            gathering_word: plain("GatheringWord"),
             previous_year: plain("PreviousYearPhrase"),
             next_year: plain("NextYearPhrase"),
             option_connector: plain("OptionConnector"),
@@ -202,6 +207,7 @@ impl Cues {
             period_joiner: plain("PeriodJoiner"),
             percent_restatement: longest_first("PercentRestatement"),
             value_ask: longest_first("ValueAsk"),
+            complement_word: longest_first("ComplementWord"),
             quantity_word: stemmed("QuantityWord"),
             unit_price_word: stemmed("UnitPriceWord"),
         }

@@ -160,6 +160,31 @@ impl RulesPlanner {
         Some(self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]))
     }
 
+    /// "what percentage of sales were outside the united states?" on a page
+    /// that prints only the share inside (its sentence or row does not name
+    /// the complement): 100 less that printed percentage.
+    fn complement_share(
+        &self,
+        t: &Turn<'_>,
+        b: &mut PlanBuilder,
+    ) -> Option<Result<String, PlanError>> {
+        if !contains_any(&t.r.text, &self.cues.complement_word) {
+            return None;
+        }
+        let year = t.r.years.first().copied().or(t.last_year);
+        let o = t.g.ground(&t.metric, year).ok().filter(|o| o.percent)?;
+        let source = super::read::normalise_question(&o.label);
+        if contains_any(&source, &self.cues.complement_word) {
+            return None;
+        }
+        let whole = b.constant("whole", Decimal::ONE_HUNDRED);
+        let v = b.add("share", o);
+        Some(
+            self.formulas
+                .fill(Operation::Change, &[("new", &whole), ("old", &v)], &[]),
+        )
+    }
+
     /// "what is the ratio times the 2011 value?": two mentioned factors.
     fn product_of_mentions(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
         let (left, right) = split_at_first(&t.r.text, &self.cues.product_connector)
@@ -247,6 +272,9 @@ impl RulesPlanner {
     /// in the whole's slot; a part and whole printed in different scales
     /// are each multiplied by their scale (the product template) first.
     fn ratio_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+        if let Some(f) = self.complement_share(t, b) {
+            return f;
+        }
         let (num, den) = match self.ratio_operands(t) {
             Ok(pair) => pair,
             // "what was the operating profit for the americas as a percentage

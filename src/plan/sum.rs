@@ -233,8 +233,21 @@ impl RulesPlanner {
         if values.len() >= 2 {
             // "the total of the three years": as many values as it counts
             let counted = self.counted_values(&r.text);
+            // "what is the sum of these values?" after three look-ups in a
+            // row: all the values asked since the last computed result
+            let run = history
+                .iter()
+                .rev()
+                .take_while(|h| h.metric_type == MetricType::Value)
+                .count();
+            let gathers = contains_any(&r.text, &self.cues.gathering_word)
+                && !r
+                    .text
+                    .split_whitespace()
+                    .any(|w| self.cues.number_word(w).is_some());
             let n = values.len().min(match counted {
                 Some(n) if n >= 2 => n,
+                _ if gathers && run > 2 => run,
                 _ if r.op == Operation::Average => values.len(),
                 _ => 2,
             });
