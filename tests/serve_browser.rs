@@ -3,7 +3,7 @@
 //! page, type three questions and press Enter, as a user would; find each
 //! answer and the highlighted source cells on the page; keep a screenshot
 //! (`serve.png` in Cargo's test temp folder, or where `FINKG_SCREENSHOT`
-//! says).
+//! says); a second page shows the critic's finding and revision.
 //!
 //! Chromium is `FINKG_CHROMIUM`, else `chromium` (Debian's package) or
 //! `chromium-browser` / `google-chrome` on the PATH. Without one the test
@@ -294,4 +294,46 @@ fn the_page_answers_questions_in_headless_chromium() {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve.png"));
     std::fs::write(&path, &png).expect("the screenshot is written");
     eprintln!("screenshot: {}", path.display());
+}
+
+/// A page whose "revenue record year" row (years) is the rules planner's
+/// first grounding of "the revenue record in 2009": the deterministic
+/// critic's year check finds it and the revision reads the revenue row.
+const YEAR_PAGE: &str = r#"{"id": "Test_WIDGET/2009/page_3.pdf-1",
+ "doc": {"pre_text": "widget co makes widgets .", "post_text": "",
+   "table": {"2009": {"revenue": "1,500", "service revenue": "300", "revenue record year": "2007"},
+             "2008": {"revenue": "1,200", "service revenue": "250", "revenue record year": "2007"}}},
+ "dialogue": {"conv_questions": ["what was the revenue record in 2009?"]}}"#;
+
+#[test]
+fn the_page_shows_the_critics_finding_and_revision() {
+    let Some(binary) = chromium() else {
+        assert!(
+            std::env::var_os("FINKG_REQUIRE_CHROMIUM").is_none(),
+            "FINKG_REQUIRE_CHROMIUM is set but no Chromium was found (set FINKG_CHROMIUM)"
+        );
+        eprintln!("skipped: no Chromium (install Debian's `chromium` or set FINKG_CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("page.json");
+    std::fs::write(&file, YEAR_PAGE).expect("written");
+    let server = Server::start(&[file.as_path()]);
+    let mut browser = Browser::launch(&binary);
+    browser.call("Page.navigate", json!({"url": server.url("/")}));
+    browser.wait_for("document.readyState === 'complete' && !!document.getElementById('question')");
+    browser.eval("document.getElementById('question').focus()");
+    browser.type_and_enter("what was the revenue record in 2009?");
+    let shown = browser
+        .wait_for("document.querySelector('#turns > li:nth-child(1) .answer .value')?.textContent");
+    assert_eq!(shown, "1500");
+    let finding = browser.eval("document.querySelector('#turns .critic .finding').textContent");
+    assert!(
+        finding
+            .as_str()
+            .is_some_and(|f| f.starts_with("year check: ")),
+        "{finding}"
+    );
+    let revision = browser.eval("document.querySelector('#turns .critic .kept').textContent");
+    assert_eq!(revision, "revised to 1500 (was 2007)");
 }

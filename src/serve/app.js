@@ -39,6 +39,25 @@
     return node;
   }
 
+  // The critic's findings and revision rounds (the trace's `critic`).
+  function criticNote(critic) {
+    const note = el("div", "critic");
+    note.appendChild(el("span", "label", "Critic (" + critic.critic + ")"));
+    const list = el("ul");
+    for (const f of critic.findings) {
+      list.appendChild(el("li", "finding", f.check + " check: " + f.message));
+    }
+    for (const r of critic.revisions || []) {
+      const answer = r.answer === null || r.answer === undefined ? "no answer" : String(r.answer);
+      const text = r.accepted
+        ? "revised to " + answer + (r.replaced !== undefined ? " (was " + r.replaced + ")" : "")
+        : "revision " + answer + " not kept";
+      list.appendChild(el("li", r.accepted ? "revision kept" : "revision", text));
+    }
+    note.appendChild(list);
+    return note;
+  }
+
   function show(reply) {
     clearHighlights();
     const item = el("li", "turn");
@@ -60,6 +79,7 @@
       formula.appendChild(el("code", null, reply.formula));
       item.appendChild(formula);
     }
+    if (reply.critic) item.appendChild(criticNote(reply.critic));
     let first = null;
     if (reply.values.length) {
       const table = el("table", "values");
