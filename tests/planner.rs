@@ -1162,6 +1162,37 @@ fn a_header_number_is_the_lost_first_row_of_a_sequence() {
 }
 
 #[test]
+fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
+    // the first row ("cash", 45826) was lost into the only header, its
+    // name with it: a mention no label or sentence prints can name only it
+    let allocation: TableRows = &[
+        &["", "$ 45826"],
+        &["customer-related intangible assets", "12000"],
+        &["acquired technology", "8500"],
+        &["goodwill", "60400"],
+        &["total purchase price", "126726"],
+    ];
+    check(
+        allocation,
+        "the purchase price was allocated as follows ( in thousands ) :",
+        &[
+            "what was the value of cash?",
+            "what was the value of goodwill?",
+            "what was the value of inventory in 2007?",
+        ],
+        &[Num("45826"), Num("60400"), Fails],
+    );
+    // a header with words of its own names its column: the lost row's name
+    // is not unknown, so unknown words still name nothing
+    check(
+        LOST_FIRST_ROW,
+        "the high and low sales prices of the common stock were as follows .",
+        &["what was the dividend yield?"],
+        &[Fails],
+    );
+}
+
+#[test]
 fn this_total_names_the_result_whose_question_said_total() {
     // no sum was computed: "this total" is the look-up asked as a total,
     // not the page's total row

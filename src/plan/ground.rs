@@ -404,6 +404,21 @@ impl<'a> Grounder<'a> {
         }
         let own: Vec<&String> = mention.iter().filter(|w| !w.starts_with('@')).collect();
         if !own.is_empty() && !own.iter().any(|w| self.knows(w)) {
+            // no label or sentence prints these words: on a page whose
+            // table lost its first row's name with it, that row is the
+            // only thing the mention can name
+            if let Some(k) = self.page.lost_row_unnamed {
+                let t = Target::Header(k);
+                let note = format!(
+                    "{mention_text} (no label or sentence prints these words: \
+                     the row the table lost into its header)"
+                );
+                if !self.excluded.contains(&(note.clone(), self.describe(t))) {
+                    let mut f = FeatureVector::default();
+                    f.set(Feature::header_source, 1.0);
+                    return Ok(self.grounded(t, year, note, &[(f.score(self.weights), t, f)]));
+                }
+            }
             return Err(PlanError::NotGrounded {
                 mention: format!("{mention_text} (the page prints none of these words)"),
             });

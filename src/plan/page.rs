@@ -47,6 +47,10 @@ pub(super) struct PageIndex {
     /// header (see [`lost_first_row`]): its numbers are the header numbers.
     pub lost_row_year: Option<i32>,
     pub lost_row_quarter: Option<u8>,
+    /// The header number of a lost first row whose name is lost with it:
+    /// a one-column table whose only header is a bare number (`$ 45826`)
+    /// over rows that start no sequence of periods.
+    pub lost_row_unnamed: Option<usize>,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// Every year the page speaks of: in labels, cells, text numbers and
@@ -210,6 +214,20 @@ fn lost_first_row(schema: &Schema, row_quarter: &[Option<u8>]) -> (Option<i32>, 
     (year, quarter)
 }
 
+/// The header number of the lost first row when nothing on the page names
+/// that row: the table has one column, its header is only a number, and
+/// the rows left start no sequence of years or quarters (which would give
+/// the lost row's period).
+fn unnamed_lost_row(schema: &Schema, year: Option<i32>, quarter: Option<u8>) -> Option<usize> {
+    if schema.columns.len() != 1 || year.is_some() || quarter.is_some() {
+        return None;
+    }
+    match schema.header_numbers.as_slice() {
+        [h] if h.words.trim().is_empty() && h.year.is_none() => Some(0),
+        _ => None,
+    }
+}
+
 impl PageIndex {
     /// The index of `schema`'s page: the one this thread built last when it
     /// was built from the same page, else a new one (kept for the next turn).
@@ -282,6 +300,7 @@ impl PageIndex {
             row_quarter,
             lost_row_year,
             lost_row_quarter,
+            lost_row_unnamed: unnamed_lost_row(schema, lost_row_year, lost_row_quarter),
             column_quarter: per_label(&schema.columns, words::quarter_in),
             column_dates: per_label(&schema.columns, words::dates_in),
             idf,
