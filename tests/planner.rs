@@ -1162,6 +1162,27 @@ fn a_header_number_is_the_lost_first_row_of_a_sequence() {
 }
 
 #[test]
+fn a_header_that_prints_its_year_holds_the_lost_quarter_of_that_year() {
+    // columns are years; the first quarter's row was lost into them
+    let dividends: TableRows = &[
+        &["", "2009 $ 0.17", "2008 $ 0.15"],
+        &["second quarter", "0.18", "0.16"],
+        &["third quarter", "0.19", "0.17"],
+        &["fourth quarter", "0.20", "0.18"],
+    ];
+    check(
+        dividends,
+        "dividends declared per share by quarter were :",
+        &[
+            "what was the dividend in the first quarter of 2009?",
+            "and in the first quarter of 2008?",
+            "what was the dividend in the third quarter of 2008?",
+        ],
+        &[Num("0.17"), Num("0.15"), Num("0.17")],
+    );
+}
+
+#[test]
 fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
     // the first row ("cash", 45826) was lost into the only header, its
     // name with it: a mention no label or sentence prints can name only it

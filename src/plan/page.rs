@@ -51,6 +51,10 @@ pub(super) struct PageIndex {
     /// a one-column table whose only header is a bare number (`$ 45826`)
     /// over rows that start no sequence of periods.
     pub lost_row_unnamed: Option<usize>,
+    /// The words the lost row shares with the sequence it starts: those the
+    /// first two rows left share (`quarter` of "second quarter", "third
+    /// quarter"); empty when the lost row starts no sequence.
+    pub lost_row_words: Vec<String>,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// Every year the page speaks of: in labels, cells, text numbers and
@@ -301,6 +305,15 @@ impl PageIndex {
             lost_row_year,
             lost_row_quarter,
             lost_row_unnamed: unnamed_lost_row(schema, lost_row_year, lost_row_quarter),
+            lost_row_words: if lost_row_year.is_some() || lost_row_quarter.is_some() {
+                row_words[0]
+                    .iter()
+                    .filter(|w| row_words[1].contains(w))
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            },
             column_quarter: per_label(&schema.columns, words::quarter_in),
             column_dates: per_label(&schema.columns, words::dates_in),
             idf,
