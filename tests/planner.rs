@@ -1183,6 +1183,44 @@ fn a_header_that_prints_its_year_holds_the_lost_quarter_of_that_year() {
 }
 
 #[test]
+fn rows_of_months_give_the_lost_row_the_month_before() {
+    // the first row ("october 2009") was lost into the headers
+    let repurchases: TableRows = &[
+        &[
+            "",
+            "total number of shares purchased 120000",
+            "average price paid per share $ 25.10",
+        ],
+        &["november 2009", "95000", "26.20"],
+        &["december 2009", "70000", "27.35"],
+    ];
+    check(
+        repurchases,
+        "repurchases of common stock during the fourth quarter of 2009 were :",
+        &[
+            "how many shares were purchased in october 2009?",
+            "how many shares were purchased in november 2009?",
+            "what was the average price paid per share in december 2009?",
+        ],
+        &[Num("120000"), Num("95000"), Num("27.35")],
+    );
+    let prices: TableRows = &[
+        &["", "high $ 17.84", "low $ 13.50"],
+        &["february", "18.50", "16.25"],
+        &["march", "19.75", "17.00"],
+    ];
+    check(
+        prices,
+        "monthly high and low prices of the common stock were :",
+        &[
+            "what was the high price in january?",
+            "what was the low price in march?",
+        ],
+        &[Num("17.84"), Num("17.00")],
+    );
+}
+
+#[test]
 fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
     // the first row ("cash", 45826) was lost into the only header, its
     // name with it: a mention no label or sentence prints can name only it

@@ -57,6 +57,8 @@ pub(super) struct Grounder<'a> {
     pub(super) asked_scale: Option<String>,
     /// The quarter the question names.
     pub(super) asked_quarter: Option<u8>,
+    /// The one month the question names.
+    pub(super) asked_month: Option<u8>,
     /// The dates the question prints.
     pub(super) asked_dates: Vec<(u8, Option<u8>, i32)>,
     /// For mentions with these (inherited) words, the row label or text
@@ -95,6 +97,7 @@ impl<'a> Grounder<'a> {
             asks_total,
             asked_scale,
             asked_quarter: words::quarter_in(question),
+            asked_month: words::month_in(question),
             asked_dates: words::dates_in(question),
             anchor: None,
             earlier: HashSet::new(),

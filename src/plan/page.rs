@@ -47,6 +47,9 @@ pub(super) struct PageIndex {
     /// header (see [`lost_first_row`]): its numbers are the header numbers.
     pub lost_row_year: Option<i32>,
     pub lost_row_quarter: Option<u8>,
+    /// The month of the lost first row, when the rows left start a
+    /// sequence of months ("november 2009", "december 2009").
+    pub lost_row_month: Option<u8>,
     /// The header number of a lost first row whose name is lost with it:
     /// a one-column table whose only header is a bare number (`$ 45826`)
     /// over rows that start no sequence of periods.
@@ -218,12 +221,40 @@ fn lost_first_row(schema: &Schema, row_quarter: &[Option<u8>]) -> (Option<i32>, 
     (year, quarter)
 }
 
+/// The month (and year, when the first row prints one) of the first row a
+/// table lost into its headers, when the first two rows left name
+/// consecutive months: the month before the first ("october" before
+/// "november 2009", "december 2009"; december of the year before january).
+fn lost_first_month(schema: &Schema) -> (Option<u8>, Option<i32>) {
+    if schema.header_numbers.is_empty() || schema.rows.len() < 2 {
+        return (None, None);
+    }
+    let (Some(a), Some(b)) = (
+        words::month_in(&schema.rows[0].0),
+        words::month_in(&schema.rows[1].0),
+    ) else {
+        return (None, None);
+    };
+    if b != a % 12 + 1 {
+        return (None, None);
+    }
+    let year = match words::years_in(&schema.rows[0].0).as_slice() {
+        [y] => Some(if a == 1 { y - 1 } else { *y }),
+        _ => None,
+    };
+    (Some(if a == 1 { 12 } else { a - 1 }), year)
+}
+
 /// The header number of the lost first row when nothing on the page names
 /// that row: the table has one column, its header is only a number, and
 /// the rows left start no sequence of years or quarters (which would give
 /// the lost row's period).
 fn unnamed_lost_row(schema: &Schema, year: Option<i32>, quarter: Option<u8>) -> Option<usize> {
-    if schema.columns.len() != 1 || year.is_some() || quarter.is_some() {
+    if schema.columns.len() != 1
+        || year.is_some()
+        || quarter.is_some()
+        || lost_first_month(schema).0.is_some()
+    {
         return None;
     }
     match schema.header_numbers.as_slice() {
@@ -283,6 +314,13 @@ impl PageIndex {
             .collect();
         let row_quarter = per_label(&schema.rows, words::quarter_in);
         let (lost_row_year, lost_row_quarter) = lost_first_row(schema, &row_quarter);
+        let (lost_row_month, lost_month_year) = lost_first_month(schema);
+        // rows of months ("december 2009", "january 2010") step by months
+        let lost_row_year = if lost_row_month.is_some() {
+            lost_month_year
+        } else {
+            lost_row_year
+        };
         let total_word = cues.total_word.as_str();
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
         Self {
@@ -304,8 +342,12 @@ impl PageIndex {
             row_quarter,
             lost_row_year,
             lost_row_quarter,
+            lost_row_month,
             lost_row_unnamed: unnamed_lost_row(schema, lost_row_year, lost_row_quarter),
-            lost_row_words: if lost_row_year.is_some() || lost_row_quarter.is_some() {
+            lost_row_words: if lost_row_year.is_some()
+                || lost_row_quarter.is_some()
+                || lost_row_month.is_some()
+            {
                 row_words[0]
                     .iter()
                     .filter(|w| row_words[1].contains(w))

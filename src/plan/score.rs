@@ -189,6 +189,14 @@ impl Grounder<'_> {
                 None => {}
             }
         }
+        // a month plays the quarter's part on a table of months
+        if let (Some(m), Some(l)) = (self.asked_month, self.page.lost_row_month) {
+            if m == l {
+                f.set(F::quarter_match, 1.0);
+            } else {
+                f.set(F::quarter_other, 1.0);
+            }
+        }
         match (a.year, h.year.or(self.page.lost_row_year)) {
             (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
             (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
