@@ -1241,6 +1241,22 @@ fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
         ],
         &[Num("45826"), Num("60400"), Fails],
     );
+    // headers of a year and a number: the lost row's number of the year asked
+    let balances: TableRows = &[
+        &["", "2009 $ 602", "2008 $ 587"],
+        &["investment securities", "1200", "1100"],
+        &["loans", "5400", "5100"],
+    ];
+    check(
+        balances,
+        "the balance sheet at year end was as follows :",
+        &[
+            "what was cash in 2008?",
+            "what was cash in 2009?",
+            "what were loans in 2008?",
+        ],
+        &[Num("587"), Num("602"), Num("5100")],
+    );
     // a header with words of its own names its column: the lost row's name
     // is not unknown, so unknown words still name nothing
     check(

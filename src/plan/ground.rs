@@ -410,7 +410,16 @@ impl<'a> Grounder<'a> {
             // no label or sentence prints these words: on a page whose
             // table lost its first row's name with it, that row is the
             // only thing the mention can name
-            if let Some(k) = self.page.lost_row_unnamed {
+            // the column of the year asked, else the first
+            let unnamed = &self.page.lost_row_unnamed;
+            let k = match year {
+                _ if unnamed.len() == 1 => unnamed.first(),
+                Some(y) => unnamed
+                    .iter()
+                    .find(|k| self.schema.header_numbers[**k].year == Some(y)),
+                None => unnamed.first(),
+            };
+            if let Some(&k) = k {
                 let t = Target::Header(k);
                 let note = format!(
                     "{mention_text} (no label or sentence prints these words: \

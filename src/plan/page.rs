@@ -50,10 +50,9 @@ pub(super) struct PageIndex {
     /// The month of the lost first row, when the rows left start a
     /// sequence of months ("november 2009", "december 2009").
     pub lost_row_month: Option<u8>,
-    /// The header number of a lost first row whose name is lost with it:
-    /// a one-column table whose only header is a bare number (`$ 45826`)
-    /// over rows that start no sequence of periods.
-    pub lost_row_unnamed: Option<usize>,
+    /// The header numbers of a lost first row whose name is lost with it
+    /// (see [`unnamed_lost_row`]).
+    pub lost_row_unnamed: Vec<usize>,
     /// The words the lost row shares with the sequence it starts: those the
     /// first two rows left share (`quarter` of "second quarter", "third
     /// quarter"); empty when the lost row starts no sequence.
@@ -245,22 +244,27 @@ fn lost_first_month(schema: &Schema) -> (Option<u8>, Option<i32>) {
     (Some(if a == 1 { 12 } else { a - 1 }), year)
 }
 
-/// The header number of the lost first row when nothing on the page names
-/// that row: the table has one column, its header is only a number, and
-/// the rows left start no sequence of years or quarters (which would give
-/// the lost row's period).
-fn unnamed_lost_row(schema: &Schema, year: Option<i32>, quarter: Option<u8>) -> Option<usize> {
-    if schema.columns.len() != 1
+/// The header numbers of the lost first row when nothing on the page names
+/// that row: every column header is only a number, or a year and a number
+/// (`$ 45826`; `2009 $ 602`, `2008 $ 587`), and the rows left start no
+/// sequence of years, quarters or months (which would give the lost row's
+/// period).
+fn unnamed_lost_row(schema: &Schema, year: Option<i32>, quarter: Option<u8>) -> Vec<usize> {
+    let bare = |w: &str| {
+        words::tokens(w)
+            .iter()
+            .all(|t| words::years_in(t).len() == 1)
+    };
+    if schema.columns.is_empty()
+        || schema.header_numbers.len() != schema.columns.len()
         || year.is_some()
         || quarter.is_some()
         || lost_first_month(schema).0.is_some()
+        || !schema.header_numbers.iter().all(|h| bare(&h.words))
     {
-        return None;
+        return Vec::new();
     }
-    match schema.header_numbers.as_slice() {
-        [h] if h.words.trim().is_empty() && h.year.is_none() => Some(0),
-        _ => None,
-    }
+    (0..schema.header_numbers.len()).collect()
 }
 
 impl PageIndex {
