@@ -1257,6 +1257,14 @@ fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
         ],
         &[Num("587"), Num("602"), Num("5100")],
     );
+    // after another row's turn, such words still name the lost row (they
+    // are no typo for a follow-up)
+    check(
+        balances,
+        "the balance sheet at year end was as follows :",
+        &["what were loans in 2008?", "what was cash in 2009?"],
+        &[Num("5100"), Num("602")],
+    );
     // a header with words of its own names its column: the lost row's name
     // is not unknown, so unknown words still name nothing
     check(
