@@ -410,6 +410,13 @@ pub fn month_number(token: &str) -> Option<u8> {
         .map(|i| i as u8 + 1)
 }
 
+/// The one month a text names (`october`, `oct .`), if it names exactly one.
+pub fn month_in(text: &str) -> Option<u8> {
+    let mut months = tokens(text).into_iter().filter_map(|t| month_number(&t));
+    let first = months.next()?;
+    months.all(|m| m == first).then_some(first)
+}
+
 /// The dates a text prints, as (month, day if printed, year as printed):
 /// `january 3 , 2009`, `december 31 2008`, `12/31/2012`, `january 2009`.
 pub fn dates_in(text: &str) -> Vec<(u8, Option<u8>, i32)> {

@@ -1162,6 +1162,120 @@ fn a_header_number_is_the_lost_first_row_of_a_sequence() {
 }
 
 #[test]
+fn a_header_that_prints_its_year_holds_the_lost_quarter_of_that_year() {
+    // columns are years; the first quarter's row was lost into them
+    let dividends: TableRows = &[
+        &["", "2009 $ 0.17", "2008 $ 0.15"],
+        &["second quarter", "0.18", "0.16"],
+        &["third quarter", "0.19", "0.17"],
+        &["fourth quarter", "0.20", "0.18"],
+    ];
+    check(
+        dividends,
+        "dividends declared per share by quarter were :",
+        &[
+            "what was the dividend in the first quarter of 2009?",
+            "and in the first quarter of 2008?",
+            "what was the dividend in the third quarter of 2008?",
+        ],
+        &[Num("0.17"), Num("0.15"), Num("0.17")],
+    );
+}
+
+#[test]
+fn rows_of_months_give_the_lost_row_the_month_before() {
+    // the first row ("october 2009") was lost into the headers
+    let repurchases: TableRows = &[
+        &[
+            "",
+            "total number of shares purchased 120000",
+            "average price paid per share $ 25.10",
+        ],
+        &["november 2009", "95000", "26.20"],
+        &["december 2009", "70000", "27.35"],
+    ];
+    check(
+        repurchases,
+        "repurchases of common stock during the fourth quarter of 2009 were :",
+        &[
+            "how many shares were purchased in october 2009?",
+            "how many shares were purchased in november 2009?",
+            "what was the average price paid per share in december 2009?",
+        ],
+        &[Num("120000"), Num("95000"), Num("27.35")],
+    );
+    let prices: TableRows = &[
+        &["", "high $ 17.84", "low $ 13.50"],
+        &["february", "18.50", "16.25"],
+        &["march", "19.75", "17.00"],
+    ];
+    check(
+        prices,
+        "monthly high and low prices of the common stock were :",
+        &[
+            "what was the high price in january?",
+            "what was the low price in march?",
+        ],
+        &[Num("17.84"), Num("17.00")],
+    );
+}
+
+#[test]
+fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
+    // the first row ("cash", 45826) was lost into the only header, its
+    // name with it: a mention no label or sentence prints can name only it
+    let allocation: TableRows = &[
+        &["", "$ 45826"],
+        &["customer-related intangible assets", "12000"],
+        &["acquired technology", "8500"],
+        &["goodwill", "60400"],
+        &["total purchase price", "126726"],
+    ];
+    check(
+        allocation,
+        "the purchase price was allocated as follows ( in thousands ) :",
+        &[
+            "what was the value of cash?",
+            "what was the value of goodwill?",
+            "what was the value of inventory in 2007?",
+        ],
+        &[Num("45826"), Num("60400"), Fails],
+    );
+    // headers of a year and a number: the lost row's number of the year asked
+    let balances: TableRows = &[
+        &["", "2009 $ 602", "2008 $ 587"],
+        &["investment securities", "1200", "1100"],
+        &["loans", "5400", "5100"],
+    ];
+    check(
+        balances,
+        "the balance sheet at year end was as follows :",
+        &[
+            "what was cash in 2008?",
+            "what was cash in 2009?",
+            "what were loans in 2008?",
+        ],
+        &[Num("587"), Num("602"), Num("5100")],
+    );
+    // after another row's turn, such words still name the lost row (they
+    // are no typo for a follow-up)
+    check(
+        balances,
+        "the balance sheet at year end was as follows :",
+        &["what were loans in 2008?", "what was cash in 2009?"],
+        &[Num("5100"), Num("602")],
+    );
+    // a header with words of its own names its column: the lost row's name
+    // is not unknown, so unknown words still name nothing
+    check(
+        LOST_FIRST_ROW,
+        "the high and low sales prices of the common stock were as follows .",
+        &["what was the dividend yield?"],
+        &[Fails],
+    );
+}
+
+#[test]
 fn this_total_names_the_result_whose_question_said_total() {
     // no sum was computed: "this total" is the look-up asked as a total,
     // not the page's total row

@@ -57,6 +57,8 @@ pub(super) struct Grounder<'a> {
     pub(super) asked_scale: Option<String>,
     /// The quarter the question names.
     pub(super) asked_quarter: Option<u8>,
+    /// The one month the question names.
+    pub(super) asked_month: Option<u8>,
     /// The dates the question prints.
     pub(super) asked_dates: Vec<(u8, Option<u8>, i32)>,
     /// For mentions with these (inherited) words, the row label or text
@@ -110,6 +112,7 @@ impl<'a> Grounder<'a> {
             asks_total,
             asked_scale,
             asked_quarter: words::quarter_in(question),
+            asked_month: words::month_in(question),
             asked_dates: words::dates_in(question),
             anchor: None,
             earlier: HashSet::new(),
@@ -421,6 +424,30 @@ impl<'a> Grounder<'a> {
         }
         let own: Vec<&String> = mention.iter().filter(|w| !w.starts_with('@')).collect();
         if !own.is_empty() && !own.iter().any(|w| self.knows(w)) {
+            // no label or sentence prints these words: on a page whose
+            // table lost its first row's name with it, that row is the
+            // only thing the mention can name
+            // the column of the year asked, else the first
+            let unnamed = &self.page.lost_row_unnamed;
+            let k = match year {
+                _ if unnamed.len() == 1 => unnamed.first(),
+                Some(y) => unnamed
+                    .iter()
+                    .find(|k| self.schema.header_numbers[**k].year == Some(y)),
+                None => unnamed.first(),
+            };
+            if let Some(&k) = k {
+                let t = Target::Header(k);
+                let note = format!(
+                    "{mention_text} (no label or sentence prints these words: \
+                     the row the table lost into its header)"
+                );
+                if !self.excluded.contains(&(note.clone(), self.describe(t))) {
+                    let mut f = FeatureVector::default();
+                    f.set(Feature::header_source, 1.0);
+                    return Ok(self.grounded(t, year, note, &[(f.score(self.weights), t, f)]));
+                }
+            }
             return Err(PlanError::NotGrounded {
                 mention: format!("{mention_text} (the page prints none of these words)"),
             });

@@ -47,6 +47,16 @@ pub(super) struct PageIndex {
     /// header (see [`lost_first_row`]): its numbers are the header numbers.
     pub lost_row_year: Option<i32>,
     pub lost_row_quarter: Option<u8>,
+    /// The month of the lost first row, when the rows left start a
+    /// sequence of months ("november 2009", "december 2009").
+    pub lost_row_month: Option<u8>,
+    /// The header numbers of a lost first row whose name is lost with it
+    /// (see [`unnamed_lost_row`]).
+    pub lost_row_unnamed: Vec<usize>,
+    /// The words the lost row shares with the sequence it starts: those the
+    /// first two rows left share (`quarter` of "second quarter", "third
+    /// quarter"); empty when the lost row starts no sequence.
+    pub lost_row_words: Vec<String>,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// Every year the page speaks of: in labels, cells, text numbers and
@@ -210,6 +220,53 @@ fn lost_first_row(schema: &Schema, row_quarter: &[Option<u8>]) -> (Option<i32>, 
     (year, quarter)
 }
 
+/// The month (and year, when the first row prints one) of the first row a
+/// table lost into its headers, when the first two rows left name
+/// consecutive months: the month before the first ("october" before
+/// "november 2009", "december 2009"; december of the year before january).
+fn lost_first_month(schema: &Schema) -> (Option<u8>, Option<i32>) {
+    if schema.header_numbers.is_empty() || schema.rows.len() < 2 {
+        return (None, None);
+    }
+    let (Some(a), Some(b)) = (
+        words::month_in(&schema.rows[0].0),
+        words::month_in(&schema.rows[1].0),
+    ) else {
+        return (None, None);
+    };
+    if b != a % 12 + 1 {
+        return (None, None);
+    }
+    let year = match words::years_in(&schema.rows[0].0).as_slice() {
+        [y] => Some(if a == 1 { y - 1 } else { *y }),
+        _ => None,
+    };
+    (Some(if a == 1 { 12 } else { a - 1 }), year)
+}
+
+/// The header numbers of the lost first row when nothing on the page names
+/// that row: every column header is only a number, or a year and a number
+/// (`$ 45826`; `2009 $ 602`, `2008 $ 587`), and the rows left start no
+/// sequence of years, quarters or months (which would give the lost row's
+/// period).
+fn unnamed_lost_row(schema: &Schema, year: Option<i32>, quarter: Option<u8>) -> Vec<usize> {
+    let bare = |w: &str| {
+        words::tokens(w)
+            .iter()
+            .all(|t| words::years_in(t).len() == 1)
+    };
+    if schema.columns.is_empty()
+        || schema.header_numbers.len() != schema.columns.len()
+        || year.is_some()
+        || quarter.is_some()
+        || lost_first_month(schema).0.is_some()
+        || !schema.header_numbers.iter().all(|h| bare(&h.words))
+    {
+        return Vec::new();
+    }
+    (0..schema.header_numbers.len()).collect()
+}
+
 impl PageIndex {
     /// The index of `schema`'s page: the one this thread built last when it
     /// was built from the same page, else a new one (kept for the next turn).
@@ -263,6 +320,13 @@ impl PageIndex {
             .collect();
         let row_quarter = per_label(&schema.rows, words::quarter_in);
         let (lost_row_year, lost_row_quarter) = lost_first_row(schema, &row_quarter);
+        let (lost_row_month, lost_month_year) = lost_first_month(schema);
+        // rows of months ("december 2009", "january 2010") step by months
+        let lost_row_year = if lost_row_month.is_some() {
+            lost_month_year
+        } else {
+            lost_row_year
+        };
         let total_word = cues.total_word.as_str();
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
         Self {
@@ -284,6 +348,20 @@ impl PageIndex {
             row_quarter,
             lost_row_year,
             lost_row_quarter,
+            lost_row_month,
+            lost_row_unnamed: unnamed_lost_row(schema, lost_row_year, lost_row_quarter),
+            lost_row_words: if lost_row_year.is_some()
+                || lost_row_quarter.is_some()
+                || lost_row_month.is_some()
+            {
+                row_words[0]
+                    .iter()
+                    .filter(|w| row_words[1].contains(w))
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            },
             column_quarter: per_label(&schema.columns, words::quarter_in),
             column_dates: per_label(&schema.columns, words::dates_in),
             idf,

@@ -178,7 +178,9 @@ impl Grounder<'_> {
     /// The features of a number printed in a column header.
     pub(super) fn header_features(&self, h: &HeaderNumberEntry, a: &Asked) -> FeatureVector {
         let mut f = FeatureVector::default();
-        let label = content_words(&h.words);
+        // the header's words and those the lost row shares with its sequence
+        let mut label = content_words(&h.words);
+        label.extend(self.page.lost_row_words.iter().cloned());
         let hit = self.overlap(&a.words, &label);
         f.set(F::label_match, hit / a.weight);
         f.set(F::phrase, Self::phrase_share(a.mention, &label));
@@ -187,15 +189,20 @@ impl Grounder<'_> {
         }
         // a header number is the lost first row's: its period is that row's
         if let Some(q) = self.asked_quarter {
-            match h
-                .year
-                .is_none()
-                .then_some(self.page.lost_row_quarter)
-                .flatten()
-            {
+            // a year in the header ("2009 $ 17.84") is the column's: the
+            // lost row is still the quarter before the rows'
+            match self.page.lost_row_quarter {
                 Some(l) if l == q => f.set(F::quarter_match, 1.0),
                 Some(_) => f.set(F::quarter_other, 1.0),
                 None => {}
+            }
+        }
+        // a month plays the quarter's part on a table of months
+        if let (Some(m), Some(l)) = (self.asked_month, self.page.lost_row_month) {
+            if m == l {
+                f.set(F::quarter_match, 1.0);
+            } else {
+                f.set(F::quarter_other, 1.0);
             }
         }
         match (a.year, h.year.or(self.page.lost_row_year)) {

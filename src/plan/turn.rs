@@ -126,9 +126,13 @@ impl RulesPlanner {
         // words the page never prints (a typo, "what os the net change?")
         // say nothing about which value is meant, so a turn with earlier
         // results reads them as a follow-up; a first turn keeps them, and
-        // finds nothing
+        // finds nothing; on a page whose table lost a row's name into its
+        // header, such words name that row
         let mut own_metric = self.cues.specific(&r.metric);
-        if !history.is_empty() && own_metric.iter().all(|w| !g.knows(w)) {
+        if !history.is_empty()
+            && own_metric.iter().all(|w| !g.knows(w))
+            && g.page.lost_row_unnamed.is_empty()
+        {
             own_metric.clear();
         }
         // "and at the beginning of 2010?": a cue of this turn replaces the
