@@ -23,9 +23,11 @@ enum Want {
     No,
     /// No answer, and an error saying why.
     Fails,
+    /// Any answer but this number (or none).
+    Not(&'static str),
 }
 
-use Want::{Fails, No, Num, Yes};
+use Want::{Fails, No, Not, Num, Yes};
 
 /// A page's table in the original layout: the header row (corner first),
 /// then one row a label followed by its cells.
@@ -99,6 +101,9 @@ fn check(table: TableRows, pre_text: &str, questions: &[&str], expected: &[Want]
             (Num(w), Some(Answer::Number(got))) => close(*got, dec(w)) && trace.error.is_none(),
             (Yes, Some(Answer::Yes)) | (No, Some(Answer::No)) => trace.error.is_none(),
             (Fails, None) => trace.error.as_deref().is_some_and(|e| !e.is_empty()),
+            (Not(w), Some(Answer::Number(got))) => !close(*got, dec(w)),
+            (Not(_), None) => true,
+            (Not(_), Some(_)) => true,
             _ => false,
         };
         if !ok {
@@ -1663,5 +1668,44 @@ fn the_beginning_of_a_year_on_year_end_columns_is_the_year_before() {
         "",
         &["what was the balance at the beginning of 2002?"],
         &[Num("80")],
+    );
+}
+
+/// Segments by year in millions; the text names one segment in its own
+/// words, by its 2009 amount in billions.
+const SEGMENTS: TableRows = &[
+    &["( in millions )", "2009", "2008", "2007"],
+    &["segment a", "$ 410", "$ 380", "$ 350"],
+    &["segment b", "8", "95", "90"],
+    &["segment c", "1,234", "1,100", "950"],
+];
+
+#[test]
+fn the_text_names_a_row_by_printing_its_amount() {
+    // "$ 1.2 billion" is segment c's 1,234 million: the words around it
+    // are segment c's too
+    let text = "acme sells widgets . \
+        widget division revenues reached $ 1.2 billion in 2009 , driven by new customers .";
+    check(
+        SEGMENTS,
+        text,
+        &[
+            "what were the widget division revenues in 2008?",
+            "and in 2007?",
+        ],
+        &[Num("1100"), Num("950")],
+    );
+}
+
+#[test]
+fn a_small_number_of_the_text_names_no_row() {
+    // segment b's 8 in 2009 is a coincidence: "8 new stores" are no
+    // segment's amount
+    let text = "acme sells widgets . the company had 8 new stores in 2009 .";
+    check(
+        SEGMENTS,
+        text,
+        &["how many new stores did the company have in 2008?"],
+        &[Not("95")],
     );
 }
