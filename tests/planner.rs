@@ -1709,3 +1709,24 @@ fn a_small_number_of_the_text_names_no_row() {
         &[Not("95")],
     );
 }
+
+/// A roll-forward of net revenue: years name its first and last rows.
+const NET_REVENUE_ROLL: TableRows = &[
+    &["", "amount ( in millions )"],
+    &["2015 net revenue", "$ 1,000.0"],
+    &["retail electric price", "50.0"],
+    &["reserve equalization", "14.3"],
+    &["purchased power capacity", "12.4"],
+    &["other", "5.0"],
+    &["2016 net revenue", "$ 1,081.7"],
+];
+
+#[test]
+fn a_sum_of_two_named_flows_of_a_roll_forward() {
+    check(
+        NET_REVENUE_ROLL,
+        "",
+        &["what was the total value of both the reserve equalization and the purchased power capacity as a change in net revenue from 2015 to 2016, in millions?"],
+        &[Num("26.7")],
+    );
+}
