@@ -23,9 +23,11 @@ enum Want {
     No,
     /// No answer, and an error saying why.
     Fails,
+    /// Any answer but this number (or none).
+    Not(&'static str),
 }
 
-use Want::{Fails, No, Num, Yes};
+use Want::{Fails, No, Not, Num, Yes};
 
 /// A page's table in the original layout: the header row (corner first),
 /// then one row a label followed by its cells.
@@ -99,6 +101,9 @@ fn check(table: TableRows, pre_text: &str, questions: &[&str], expected: &[Want]
             (Num(w), Some(Answer::Number(got))) => close(*got, dec(w)) && trace.error.is_none(),
             (Yes, Some(Answer::Yes)) | (No, Some(Answer::No)) => trace.error.is_none(),
             (Fails, None) => trace.error.as_deref().is_some_and(|e| !e.is_empty()),
+            (Not(w), Some(Answer::Number(got))) => !close(*got, dec(w)),
+            (Not(_), None) => true,
+            (Not(_), Some(_)) => true,
             _ => false,
         };
         if !ok {
@@ -1840,6 +1845,32 @@ fn the_cost_of_a_count_is_the_count_times_its_unit_price() {
     );
 }
 
+/// Segments by year in millions; the text names one segment in its own
+/// words, by its 2009 amount in billions.
+const SEGMENTS: TableRows = &[
+    &["( in millions )", "2009", "2008", "2007"],
+    &["segment a", "$ 410", "$ 380", "$ 350"],
+    &["segment b", "8", "95", "90"],
+    &["segment c", "1,234", "1,100", "950"],
+];
+
+#[test]
+fn the_text_names_a_row_by_printing_its_amount() {
+    // "$ 1.2 billion" is segment c's 1,234 million: the words around it
+    // are segment c's too
+    let text = "acme sells widgets . \
+        widget division revenues reached $ 1.2 billion in 2009 , driven by new customers .";
+    check(
+        SEGMENTS,
+        text,
+        &[
+            "what were the widget division revenues in 2008?",
+            "and in 2007?",
+        ],
+        &[Num("1100"), Num("950")],
+    );
+}
+
 #[test]
 fn the_share_outside_a_part_is_100_less_the_share_printed_for_it() {
     check(
@@ -1848,5 +1879,39 @@ fn the_share_outside_a_part_is_100_less_the_share_printed_for_it() {
          sales in the united states were 65% of net sales in 2009 .",
         &["what percentage of net sales were outside the united states in 2009?"],
         &[Num("35")],
+    );
+}
+
+#[test]
+fn a_small_number_of_the_text_names_no_row() {
+    // segment b's 8 in 2009 is a coincidence: "8 new stores" are no
+    // segment's amount
+    let text = "acme sells widgets . the company had 8 new stores in 2009 .";
+    check(
+        SEGMENTS,
+        text,
+        &["how many new stores did the company have in 2008?"],
+        &[Not("95")],
+    );
+}
+
+/// A roll-forward of net revenue: years name its first and last rows.
+const NET_REVENUE_ROLL: TableRows = &[
+    &["", "amount ( in millions )"],
+    &["2015 net revenue", "$ 1,000.0"],
+    &["retail electric price", "50.0"],
+    &["reserve equalization", "14.3"],
+    &["purchased power capacity", "12.4"],
+    &["other", "5.0"],
+    &["2016 net revenue", "$ 1,081.7"],
+];
+
+#[test]
+fn a_sum_of_two_named_flows_of_a_roll_forward() {
+    check(
+        NET_REVENUE_ROLL,
+        "",
+        &["what was the total value of both the reserve equalization and the purchased power capacity as a change in net revenue from 2015 to 2016, in millions?"],
+        &[Num("26.7")],
     );
 }

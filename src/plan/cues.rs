@@ -24,6 +24,8 @@ pub(super) struct Cues {
     pub weak_sum_trigger: Vec<String>,
     /// Words that make an addition certain or name an earlier sum.
     pub sum_word: Vec<String>,
+    /// "as a": before a change trigger that describes the values asked.
+    pub descriptive_lead: Vec<String>,
     /// "less", "minus": between two mentions to subtract.
     pub difference_connector: Vec<String>,
     /// "times": between two factors.
@@ -165,6 +167,7 @@ impl Cues {
             constant_lead: plain("ConstantLead"),
             weak_sum_trigger: plain("WeakSumTrigger"),
             sum_word: plain("SumWord"),
+            descriptive_lead: plain("DescriptiveLead"),
             difference_connector: longest_first("DifferenceConnector"),
             product_connector: longest_first("ProductConnector"),
             exclusion_connector: longest_first("ExclusionConnector"),

@@ -4,8 +4,10 @@
 //! conversation share it) and independent of the question.
 
 use super::cues::{boundary_of, Boundary, Cues};
+use crate::kg::schema::label_scale;
 use crate::kg::Schema;
 use crate::words::{self, content_words};
+use rust_decimal::Decimal;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -25,6 +27,9 @@ pub(super) struct PageIndex {
     /// Words of each row's lexicon concept labels (other reports' names for
     /// the row's metric); empty without the lexicon.
     pub row_alias_words: Vec<Vec<String>>,
+    /// The text's words for each row (see [`text_alias_words`]): the words
+    /// around a text number that prints the row's amount.
+    pub row_text_words: Vec<Vec<String>>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
     /// Which rows and columns are totals (print the total word).
@@ -153,6 +158,118 @@ fn alias_words(schema: &Schema, row_words: &[Vec<String>], lexicon: bool) -> Vec
             _ => Vec::new(),
         })
         .collect()
+}
+
+/// Whether a printed number is distinctive enough that a cell of the same
+/// value is the same amount, not a coincidence: no year or day of a date, no
+/// whole number below ten, no bare whole number that reads as a year.
+fn distinctive(value: Decimal, year_like: bool) -> bool {
+    let v = value.abs();
+    let whole = v.fract().is_zero();
+    let small = v < Decimal::from(10);
+    let a_year = (Decimal::from(1950)..=Decimal::from(2050)).contains(&v);
+    !year_like && !(whole && (small || a_year))
+}
+
+/// Significant digits of a printed number ("1.2" has two, "40" two, "5" one).
+fn significant_digits(value: Decimal) -> usize {
+    let digits = value.abs().normalize().mantissa().to_string();
+    digits.trim_start_matches('0').len()
+}
+
+/// The table's scale: what a row or column label prints ("( in millions
+/// )"), else what a parenthesis of the text prints; `None` when unknown.
+fn table_scale(schema: &Schema) -> Option<Decimal> {
+    let labels = schema.columns.iter().chain(schema.rows.iter());
+    labels
+        .filter_map(|(l, _)| label_scale(l))
+        .chain(
+            schema
+                .sentences
+                .iter()
+                .filter(|s| s.contains('('))
+                .filter_map(|s| label_scale(s)),
+        )
+        .map(|s| s.multiplier())
+        .next()
+}
+
+/// Whether a text number printed as `fact` (`fact_scale` its scale word's
+/// multiplier, one without) is the cell value `cell` in a table of scale
+/// `table`: equal, or equal once both are in the text's scale and the cell
+/// is rounded as the text prints it ("$ 1.2 billion" for 1,234 in millions).
+fn same_amount(fact: Decimal, fact_scale: Decimal, cell: Decimal, table: Decimal) -> bool {
+    let (fact, cell) = (fact.abs(), cell.abs());
+    if table == fact_scale {
+        return cell.round_dp(fact.scale()) == fact;
+    }
+    // a rounding in another scale: only a number of two digits or more
+    significant_digits(fact) >= 2 && (cell * table / fact_scale).round_dp(fact.scale()) == fact
+}
+
+/// The row whose amount each text number prints, if one: a [`distinctive`]
+/// number equal to a cell of one row only (see [`same_amount`]; a number
+/// several rows hold is no row's).
+fn aligned_rows(schema: &Schema) -> Vec<Option<usize>> {
+    let scales: Vec<Decimal> = match table_scale(schema) {
+        Some(s) => vec![s],
+        None => [1u64, 1_000, 1_000_000]
+            .into_iter()
+            .map(Decimal::from)
+            .collect(),
+    };
+    schema
+        .facts
+        .iter()
+        .map(|fact| {
+            if !distinctive(fact.value, fact.is_year_mention) {
+                return None;
+            }
+            let fact_scale = fact.scale.as_ref().map_or(Decimal::ONE, |s| s.multiplier());
+            let mut rows: Vec<usize> = schema
+                .cells
+                .iter()
+                .filter(|c| distinctive(c.value, false) && c.percent == fact.percent)
+                .filter(|c| {
+                    if fact.percent {
+                        c.value.abs() == fact.value.abs()
+                    } else {
+                        scales
+                            .iter()
+                            .any(|t| same_amount(fact.value, fact_scale, c.value, *t))
+                    }
+                })
+                .map(|c| c.row)
+                .collect();
+            rows.sort_unstable();
+            rows.dedup();
+            match rows.as_slice() {
+                [row] => Some(*row),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The text's words for each row: the context words of each text number
+/// that prints the row's amount ([`aligned_rows`]), those the row label
+/// does not print itself.
+fn text_alias_words(
+    rows: usize,
+    aligned: &[Option<usize>],
+    fact_words: &[(Vec<String>, Vec<String>)],
+    row_words: &[Vec<String>],
+) -> Vec<Vec<String>> {
+    let mut aliases: Vec<Vec<String>> = vec![Vec::new(); rows];
+    for (row, (context, _)) in aligned.iter().zip(fact_words) {
+        let Some(row) = *row else { continue };
+        for w in context {
+            if !row_words[row].contains(w) && !aliases[row].contains(w) {
+                aliases[row].push(w.clone());
+            }
+        }
+    }
+    aliases
 }
 
 /// Each word's inverse document frequency, `ln(1 + n / df)`, over the
@@ -312,6 +429,12 @@ impl PageIndex {
                 (content_words(&f.context), sentence)
             })
             .collect();
+        let row_text_words = text_alias_words(
+            schema.rows.len(),
+            &aligned_rows(schema),
+            &fact_words,
+            &row_words,
+        );
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
         let vocabulary = idf
             .keys()
@@ -367,6 +490,7 @@ impl PageIndex {
             idf,
             row_words,
             row_alias_words,
+            row_text_words,
             column_words,
             fact_words,
         }

@@ -192,6 +192,26 @@ impl RulesPlanner {
         constants: &[Decimal],
         refers: bool,
     ) -> Settled {
+        // "the total of A and B as a change in net revenue": the change
+        // describes the values; the sum is the calculation asked
+        let mut trigger = trigger;
+        if op == Operation::Change {
+            let described = self
+                .cues
+                .descriptive_lead
+                .iter()
+                .any(|l| contains_phrase(masked, &format!("{l} {trigger}")));
+            let sum = self
+                .patterns
+                .iter()
+                .filter(|(o, _)| *o == Operation::Sum)
+                .flat_map(|(_, p)| p.triggers.iter())
+                .find(|t| contains_phrase(masked, t));
+            if let (true, Some(sum)) = (described, sum) {
+                op = Operation::Sum;
+                trigger = sum.as_str();
+            }
+        }
         let weak_sum = op == Operation::Sum
             && self.cues.weak_sum_trigger.iter().any(|w| w == trigger)
             && !contains_any(masked, &self.cues.sum_word);

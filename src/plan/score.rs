@@ -48,6 +48,22 @@ impl Grounder<'_> {
             .map(|w| self.weight(w).max(0.3))
             .sum();
         f.set(F::label_match, hit / a.weight);
+        // the words the text prints beside the row's amount, those no label
+        // prints
+        let text = &self.page.row_text_words[cell.row];
+        let text_hit: f64 = q
+            .iter()
+            .filter(|w| {
+                text.iter().any(|l| same_word(l, w))
+                    && !row
+                        .iter()
+                        .chain(col.iter())
+                        .chain(alias.iter())
+                        .any(|l| same_word(l, w))
+            })
+            .map(|w| self.weight(w).max(0.3))
+            .sum();
+        f.set(F::text_alias_match, text_hit / a.weight);
         if !row.is_empty() {
             let covered = row
                 .iter()

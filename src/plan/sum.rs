@@ -44,6 +44,13 @@ impl RulesPlanner {
                 return self.sum_including(t, prev, &years);
             }
         }
+        // "A and B ... from 2015 to 2016" where years name a few rows (a
+        // roll-forward's "2015 net revenue"): the terms are the rows named
+        if years.len() >= 2 && t.g.page.row_years_are_names {
+            if let Some(terms) = self.named_terms(t) {
+                return Ok(SumTerms::Values(terms));
+            }
+        }
         if years.len() >= 2 {
             let ops = years
                 .iter()
