@@ -483,6 +483,22 @@ fn year_of_token(tok: &str) -> Option<i32> {
     (1950..=2050).contains(&y).then_some(y)
 }
 
+/// Lowercased, punctuation spaced out, single spaces, padded with spaces.
+pub fn normalise_question(q: &str) -> String {
+    let mut out = String::from(" ");
+    for c in q.to_lowercase().chars() {
+        match c {
+            '?' | ',' | ';' | ':' | '"' | '(' | ')' => out.push(' '),
+            '’' => out.push('\''),
+            _ => out.push(c),
+        }
+    }
+    let mut s = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    s.insert(0, ' ');
+    s.push(' ');
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -97,7 +97,7 @@ impl<'a> Grounder<'a> {
         let wants_percent =
             cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
         let asks_total = words::tokens(question).contains(&cues.total_word);
-        let spaced = super::read::normalise_question(question);
+        let spaced = crate::words::normalise_question(question);
         let numbered = |labels: &[(String, Option<i32>)]| -> Vec<bool> {
             labels
                 .iter()
@@ -682,7 +682,7 @@ fn boundary_of_mention(mention: &[String]) -> Option<Boundary> {
 /// more of `label` that holds a number other than a year and a word other
 /// than a month: "more than 5 years", "1-3 years", "less than 1 year".
 fn prints_numbered_phrase(question: &str, label: &str) -> bool {
-    let label = super::read::normalise_question(&words::normalise_label(label));
+    let label = crate::words::normalise_question(&words::normalise_label(label));
     let toks: Vec<&str> = label.split_whitespace().collect();
     let is_number = |t: &&str| {
         t.bytes().any(|b| b.is_ascii_digit())

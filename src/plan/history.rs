@@ -4,9 +4,9 @@
 
 use super::cues::Cues;
 use super::operand::{reference_operand, Operand};
-use super::read::normalise_question;
 use crate::planner::PlanError;
 use crate::turn::{MetricType, TurnResult};
+use crate::words::normalise_question;
 
 /// How many values an earlier sum added up (following sums of sums).
 pub(super) fn count_terms(sum: &TurnResult, history: &[&TurnResult]) -> usize {

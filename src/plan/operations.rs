@@ -173,7 +173,7 @@ impl RulesPlanner {
         }
         let year = t.r.years.first().copied().or(t.last_year);
         let o = t.g.ground(&t.metric, year).ok().filter(|o| o.percent)?;
-        let source = super::read::normalise_question(&o.label);
+        let source = crate::words::normalise_question(&o.label);
         if contains_any(&source, &self.cues.complement_word) {
             return None;
         }

@@ -36,22 +36,6 @@ struct Settled {
     less: bool,
 }
 
-/// Lowercased, punctuation spaced out, single spaces, padded with spaces.
-pub(super) fn normalise_question(q: &str) -> String {
-    let mut out = String::from(" ");
-    for c in q.to_lowercase().chars() {
-        match c {
-            '?' | ',' | ';' | ':' | '"' | '(' | ')' => out.push(' '),
-            '’' => out.push('\''),
-            _ => out.push(c),
-        }
-    }
-    let mut s = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    s.insert(0, ' ');
-    s.push(' ');
-    s
-}
-
 /// Years printed in the question, and the numbers that are operands of the
 /// calculation (`100`, `$ 1`, `1000`), not parts of names.
 pub(super) fn question_numbers(cues: &Cues, text: &str) -> (Vec<i32>, Vec<Decimal>) {
@@ -103,7 +87,7 @@ pub(super) fn first_year(cues: &Cues, text: &str) -> Option<i32> {
 impl RulesPlanner {
     /// Reads a question: text, numbers, operation and metric words.
     pub(super) fn read(&self, question: &str, schema: &Schema) -> Reading {
-        let text = normalise_question(question);
+        let text = words::normalise_question(question);
         let (years, constants) = question_numbers(&self.cues, &text);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
@@ -348,7 +332,7 @@ fn mask_label_phrases(text: &str, schema: &Schema) -> String {
         .map(|l| {
             format!(
                 " {} ",
-                normalise_question(&words::normalise_label(l)).trim()
+                words::normalise_question(&words::normalise_label(l)).trim()
             )
         })
         .collect();
