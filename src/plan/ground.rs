@@ -427,26 +427,8 @@ impl<'a> Grounder<'a> {
             // no label or sentence prints these words: on a page whose
             // table lost its first row's name with it, that row is the
             // only thing the mention can name
-            // the column of the year asked, else the first
-            let unnamed = &self.page.lost_row_unnamed;
-            let k = match year {
-                _ if unnamed.len() == 1 => unnamed.first(),
-                Some(y) => unnamed
-                    .iter()
-                    .find(|k| self.schema.header_numbers[**k].year == Some(y)),
-                None => unnamed.first(),
-            };
-            if let Some(&k) = k {
-                let t = Target::Header(k);
-                let note = format!(
-                    "{mention_text} (no label or sentence prints these words: \
-                     the row the table lost into its header)"
-                );
-                if !self.excluded.contains(&(note.clone(), self.describe(t))) {
-                    let mut f = FeatureVector::default();
-                    f.set(Feature::header_source, 1.0);
-                    return Ok(self.grounded(t, year, note, &[(f.score(self.weights), t, f)]));
-                }
+            if let Some(o) = self.lost_row_unnamed(&mention_text, year) {
+                return Ok(o);
             }
             return Err(PlanError::NotGrounded {
                 mention: format!("{mention_text} (the page prints none of these words)"),
@@ -484,6 +466,34 @@ impl<'a> Grounder<'a> {
                 mention: format!("{mention_text} (the page has no numbers)"),
             }),
         }
+    }
+
+    /// The row the table lost into its bare-number header, for a mention
+    /// none of whose words the page prints: the column of the year asked,
+    /// else the first; `None` on a page with no such row (or when a
+    /// revision left it out).
+    fn lost_row_unnamed(&self, mention_text: &str, year: Option<i32>) -> Option<Operand> {
+        let unnamed = &self.page.lost_row_unnamed;
+        let k = match year {
+            _ if unnamed.len() == 1 => unnamed.first(),
+            Some(y) => unnamed
+                .iter()
+                .find(|k| self.schema.header_numbers[**k].year == Some(y)),
+            None => unnamed.first(),
+        };
+        if let Some(&k) = k {
+            let t = Target::Header(k);
+            let note = format!(
+                "{mention_text} (no label or sentence prints these words: \
+                 the row the table lost into its header)"
+            );
+            if !self.excluded.contains(&(note.clone(), self.describe(t))) {
+                let mut f = FeatureVector::default();
+                f.set(Feature::header_source, 1.0);
+                return Some(self.grounded(t, year, note, &[(f.score(self.weights), t, f)]));
+            }
+        }
+        None
     }
 
     /// "after 2014" on a schedule whose years end at 2014 and that has a

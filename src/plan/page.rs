@@ -417,18 +417,7 @@ impl PageIndex {
         let column_words = per_label(&schema.columns, label_words);
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
-        // a sentence's words once, whatever the number of its numbers
-        let fact_words: Vec<(Vec<String>, Vec<String>)> = schema
-            .facts
-            .iter()
-            .map(|f| {
-                let sentence = sentence_words
-                    .get(f.sentence)
-                    .cloned()
-                    .unwrap_or_else(|| content_words(&f.sentence_text));
-                (content_words(&f.context), sentence)
-            })
-            .collect();
+        let fact_words = fact_words(schema, &sentence_words);
         let row_text_words = text_alias_words(
             schema.rows.len(),
             &aligned_rows(schema),
@@ -473,18 +462,10 @@ impl PageIndex {
             lost_row_quarter,
             lost_row_month,
             lost_row_unnamed: unnamed_lost_row(schema, lost_row_year, lost_row_quarter),
-            lost_row_words: if lost_row_year.is_some()
-                || lost_row_quarter.is_some()
-                || lost_row_month.is_some()
-            {
-                row_words[0]
-                    .iter()
-                    .filter(|w| row_words[1].contains(w))
-                    .cloned()
-                    .collect()
-            } else {
-                Vec::new()
-            },
+            lost_row_words: lost_row_words(
+                &row_words,
+                lost_row_year.is_some() || lost_row_quarter.is_some() || lost_row_month.is_some(),
+            ),
             column_quarter: per_label(&schema.columns, words::quarter_in),
             column_dates: per_label(&schema.columns, words::dates_in),
             idf,
@@ -495,4 +476,34 @@ impl PageIndex {
             fact_words,
         }
     }
+}
+
+/// The words a lost first row shares with its sequence ("quarter" of
+/// "second quarter", "third quarter"): the words of the first two rows
+/// both carry, when the rows' sequence gave the lost row a period.
+fn lost_row_words(row_words: &[Vec<String>], period_known: bool) -> Vec<String> {
+    match (period_known, row_words.first(), row_words.get(1)) {
+        (true, Some(first), Some(second)) => first
+            .iter()
+            .filter(|w| second.contains(w))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Each text number's context words and its sentence's words (a sentence's
+/// words once, whatever the number of its numbers).
+fn fact_words(schema: &Schema, sentence_words: &[Vec<String>]) -> Vec<(Vec<String>, Vec<String>)> {
+    schema
+        .facts
+        .iter()
+        .map(|f| {
+            let sentence = sentence_words
+                .get(f.sentence)
+                .cloned()
+                .unwrap_or_else(|| content_words(&f.sentence_text));
+            (content_words(&f.context), sentence)
+        })
+        .collect()
 }
