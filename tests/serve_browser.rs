@@ -225,14 +225,23 @@ fn http_get(port: u16, path: &str) -> String {
     String::from_utf8(body).expect("UTF-8")
 }
 
-#[test]
-fn the_page_answers_questions_in_headless_chromium() {
-    let Some(binary) = chromium() else {
+/// The Chromium binary; without one, says the test is skipped (`None`),
+/// or fails when `FINKG_REQUIRE_CHROMIUM` is set.
+fn chromium_or_skip() -> Option<PathBuf> {
+    let binary = chromium();
+    if binary.is_none() {
         assert!(
             std::env::var_os("FINKG_REQUIRE_CHROMIUM").is_none(),
             "FINKG_REQUIRE_CHROMIUM is set but no Chromium was found (set FINKG_CHROMIUM)"
         );
         eprintln!("skipped: no Chromium (install Debian's `chromium` or set FINKG_CHROMIUM)");
+    }
+    binary
+}
+
+#[test]
+fn the_page_answers_questions_in_headless_chromium() {
+    let Some(binary) = chromium_or_skip() else {
         return;
     };
     let server = Server::start(&[&data("example.json")]);
@@ -307,12 +316,7 @@ const YEAR_PAGE: &str = r#"{"id": "Test_WIDGET/2009/page_3.pdf-1",
 
 #[test]
 fn the_page_shows_the_critics_finding_and_revision() {
-    let Some(binary) = chromium() else {
-        assert!(
-            std::env::var_os("FINKG_REQUIRE_CHROMIUM").is_none(),
-            "FINKG_REQUIRE_CHROMIUM is set but no Chromium was found (set FINKG_CHROMIUM)"
-        );
-        eprintln!("skipped: no Chromium (install Debian's `chromium` or set FINKG_CHROMIUM)");
+    let Some(binary) = chromium_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().expect("a temp dir");
