@@ -1915,3 +1915,15 @@ fn a_sum_of_two_named_flows_of_a_roll_forward() {
         &[Num("26.7")],
     );
 }
+
+#[test]
+fn a_share_the_page_prints_as_a_percentage_is_read_not_divided() {
+    // 65% is already the share of net sales: not 65 / 1,500
+    check(
+        SALES,
+        "acme designs and sells widgets . \
+         sales in the united states were 65% of net sales in 2009 .",
+        &["what percentage of net sales were in the united states in 2009?"],
+        &[Num("65")],
+    );
+}

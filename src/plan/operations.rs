@@ -284,6 +284,12 @@ impl RulesPlanner {
             }
             Err(e) => return Err(e),
         };
+        // "what percentage of net sales were in the united states?" where the
+        // part is a percentage the page prints of an amount: that is the share
+        if matches!(&den, Whole::One(d) if num.percent && !d.percent) {
+            let v = b.add("value", num);
+            return self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]);
+        }
         let part_scale = num.scale.as_ref().map(Scale::multiplier);
         let n = b.add("part", num);
         let (part, whole) = match den {
