@@ -162,19 +162,32 @@ fn conversation<'a>(golds: &'a [Gold], prompt: &str) -> Option<(&'a Gold, usize)
     Some((best, turn))
 }
 
-/// The oracle's reply to one agent request.
-fn oracle(golds: &[Gold], body: &Value) -> Reply {
-    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+/// A program's steps: each operation with its arguments.
+type Steps = Vec<(String, Vec<Arg>)>;
+
+/// The gold program of the turn the request's first user message asks,
+/// as steps and the page numbers they use; a 400 reply for a conversation
+/// the oracle does not know.
+fn program_asked(golds: &[Gold], messages: &[Value]) -> Result<(Steps, Vec<String>), Reply> {
     let prompt = messages
         .iter()
         .find(|m| m["role"] == "user")
         .and_then(|m| m["content"].as_str())
         .unwrap_or_default();
-    let Some((gold, turn)) = conversation(golds, prompt) else {
-        return Reply::status(400, "the oracle does not know this conversation");
-    };
+    let (gold, turn) = conversation(golds, prompt)
+        .ok_or_else(|| Reply::status(400, "the oracle does not know this conversation"))?;
     let steps = parse_program(&gold.programs[turn]);
     let numbers = numbers(&steps);
+    Ok((steps, numbers))
+}
+
+/// The oracle's reply to one agent request.
+fn oracle(golds: &[Gold], body: &Value) -> Reply {
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let (steps, numbers) = match program_asked(golds, &messages) {
+        Ok(program) => program,
+        Err(reply) => return reply,
+    };
     let tool_result = messages
         .iter()
         .rev()
@@ -233,16 +246,10 @@ fn two_phase_oracle(golds: &[Gold], body: &Value) -> Reply {
     if messages.len() > 2 {
         return Reply::chat("the page's graph does not hold the numbers");
     }
-    let prompt = messages
-        .iter()
-        .find(|m| m["role"] == "user")
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or_default();
-    let Some((gold, turn)) = conversation(golds, prompt) else {
-        return Reply::status(400, "the oracle does not know this conversation");
+    let (steps, numbers) = match program_asked(golds, &messages) {
+        Ok(program) => program,
+        Err(reply) => return reply,
     };
-    let steps = parse_program(&gold.programs[turn]);
-    let numbers = numbers(&steps);
     let plan = translate(&steps, &numbers, |name, n| {
         let sparql = format!(
             "SELECT ?value ?source WHERE {{ GRAPH ?g {{ ?source fk:value ?v FILTER(?v = {n} || ?v = -({n})) }} BIND(IF(?v = {n}, ?v, -?v) AS ?value) }} LIMIT 1"

@@ -199,26 +199,18 @@ fn virtuoso_answers_as_the_embedded_store() {
     let dataset = data("convfinqa_dev_public.json");
 
     // a conversation not loaded yet is a clear error, not a wrong answer
-    let out = finkg()
-        .args(["query", "--store", &store])
-        .arg(&dataset)
-        .arg("ASK { GRAPH ?g { ?s ?p ?o } }")
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    let said = String::from_utf8_lossy(&out);
+    let said = fails_saying(
+        finkg()
+            .args(["query", "--store", &store])
+            .arg(&dataset)
+            .arg("ASK { GRAPH ?g { ?s ?p ?o } }"),
+    );
     assert!(said.contains("finkg load"), "{said}");
-    let out = finkg()
-        .args(["serve", "--store", &store, "--addr", "127.0.0.1:0"])
-        .arg(data("example.json"))
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    let said = String::from_utf8_lossy(&out);
+    let said = fails_saying(
+        finkg()
+            .args(["serve", "--store", &store, "--addr", "127.0.0.1:0"])
+            .arg(data("example.json")),
+    );
     assert!(
         said.contains("cannot read the pages from the store") && said.contains("finkg load"),
         "{said}"
@@ -480,15 +472,11 @@ fn serve_answers_as_the_embedded_store(store: &str, dataset: &Path) {
 #[test]
 fn serve_with_a_store_that_is_down_is_a_clear_error() {
     let port = free_port();
-    let out = finkg()
-        .args(["serve", "--addr", "127.0.0.1:0", "--store"])
-        .arg(format!("http://127.0.0.1:{port}/sparql"))
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    let said = String::from_utf8_lossy(&out);
+    let said = fails_saying(
+        finkg()
+            .args(["serve", "--addr", "127.0.0.1:0", "--store"])
+            .arg(format!("http://127.0.0.1:{port}/sparql")),
+    );
     assert!(said.contains("could not be reached (3 attempts)"), "{said}");
     assert!(said.contains("hint: is the endpoint up"), "{said}");
 }
@@ -496,15 +484,17 @@ fn serve_with_a_store_that_is_down_is_a_clear_error() {
 /// `solve --store URL` over the example file: its stderr, after it ended
 /// with a failure.
 fn solve_fails(store: &str) -> String {
-    let out = finkg()
-        .arg("solve")
-        .arg(data("example.json"))
-        .args(["--store", store])
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
+    fails_saying(
+        finkg()
+            .arg("solve")
+            .arg(data("example.json"))
+            .args(["--store", store]),
+    )
+}
+
+/// The stderr of a command that must end with a failure.
+fn fails_saying(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.assert().failure().get_output().stderr.clone();
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -557,15 +547,8 @@ fn an_endpoint_answering_garbage_is_a_clear_error() {
 
 #[test]
 fn load_needs_a_store_and_a_store_needs_an_http_url() {
-    let out = finkg()
-        .arg("load")
-        .arg(data("example.json"))
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    assert!(String::from_utf8_lossy(&out).contains("needs --store URL"));
+    let said = fails_saying(finkg().arg("load").arg(data("example.json")));
+    assert!(said.contains("needs --store URL"), "{said}");
     let said = solve_fails("ftp://127.0.0.1/sparql");
     assert!(said.contains("is not an http:// or https:// URL"), "{said}");
 }
