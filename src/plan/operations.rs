@@ -154,8 +154,7 @@ impl RulesPlanner {
         t: &Turn<'_>,
         b: &mut PlanBuilder,
     ) -> Option<Result<String, PlanError>> {
-        let year = t.r.years.first().copied().or(t.last_year);
-        let o = t.g.ground(&t.metric, year).ok().filter(|o| o.percent)?;
+        let o = printed_percent(t)?;
         let v = b.add("value", o);
         Some(self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]))
     }
@@ -171,8 +170,7 @@ impl RulesPlanner {
         if !contains_any(&t.r.text, &self.cues.complement_word) {
             return None;
         }
-        let year = t.r.years.first().copied().or(t.last_year);
-        let o = t.g.ground(&t.metric, year).ok().filter(|o| o.percent)?;
+        let o = printed_percent(t)?;
         let source = crate::words::normalise_question(&o.label);
         if contains_any(&source, &self.cues.complement_word) {
             return None;
@@ -354,4 +352,11 @@ impl RulesPlanner {
             }
         }
     }
+}
+
+/// The question's metric grounded in its year (or the conversation's), when
+/// that is a percentage the page prints.
+fn printed_percent(t: &Turn<'_>) -> Option<Operand> {
+    let year = t.r.years.first().copied().or(t.last_year);
+    t.g.ground(&t.metric, year).ok().filter(|o| o.percent)
 }
