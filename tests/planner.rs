@@ -1927,3 +1927,62 @@ fn a_share_the_page_prints_as_a_percentage_is_read_not_divided() {
         &[Num("65")],
     );
 }
+
+/// A segment's table, and text that names one part of the segment.
+const SEGMENT: TableRows = &[
+    &["", "2009", "2008"],
+    &["sales", "3,000", "3,100"],
+    &["operating profit", "400", "300"],
+];
+
+const SEGMENT_TEXT: &str = "north american widget sales were $ 1.2 billion compared with \
+    $ 1.1 billion in 2008 .";
+
+#[test]
+fn the_whole_of_this_total_is_the_page_total_of_that_year() {
+    // "the total widget sales of that year" names a page value, not the
+    // earlier result, nor the text number the part was read from
+    check(
+        SEGMENT,
+        SEGMENT_TEXT,
+        &[
+            "what was the total of north american widget sales in 2009, in millions?",
+            "and how much does this total represent in relation to the total widget sales of that year, in percentage?",
+        ],
+        &[Num("1200"), Num("0.4")],
+    );
+}
+
+#[test]
+fn a_ratio_to_a_named_total_after_one_look_up() {
+    check(
+        SEGMENT,
+        SEGMENT_TEXT,
+        &[
+            "what was the value of north american widget sales in 2008 times 1000?",
+            "what is that divided by total widget sales in 2008?",
+        ],
+        &[Num("1100"), Num("0.3548387096774")],
+    );
+}
+
+/// A row that swings from loss to income, and a row printed negative.
+const SWING: TableRows = &[
+    &["", "2007", "2006"],
+    &["revenue", "366,799", "184,586"],
+    &["net income ( loss )", "17,388", "( 38,957 )"],
+    &["cost of revenue", "( 120,000 )", "( 80,000 )"],
+];
+
+#[test]
+fn a_row_of_both_signs_keeps_its_sign_and_a_negative_row_does_not() {
+    check(
+        SWING,
+        "",
+        &[
+            "what was the change in net income from 2006 to 2007?",
+            "what was the change in cost of revenue from 2006 to 2007?",
+        ],
+        &[Num("56345"), Num("40000")],
+    );
+}

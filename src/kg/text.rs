@@ -222,6 +222,11 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             raw.push(' ');
             raw.push_str(s);
         }
+        // "decreased 4% ( 4 % )": a restatement in parentheses is the same change
+        let restates_change = prev == Some("(")
+            && numbers.last().is_some_and(|n: &TextNumber| {
+                n.value == value && n.is_change && i - n.token_index <= 3
+            });
         let from = i.saturating_sub(12);
         let to = (i + 5).min(tokens.len());
         numbers.push(TextNumber {
@@ -234,7 +239,7 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             scale,
             is_year_mention: is_year || is_day,
             year: None,
-            is_change: follows_change_verb(tokens, i),
+            is_change: restates_change || follows_change_verb(tokens, i),
             also_years: Vec::new(),
             nearby_years: nearby_years.clone(),
             context: tokens[from..to].join(" "),
@@ -479,6 +484,14 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert!(amounts[0].is_change);
         assert!(!amounts[2].is_change);
+    }
+
+    #[test]
+    fn a_change_restated_in_parentheses_is_a_change() {
+        let n = numbers("sales in 2009 decreased 4% ( 4 % ) compared with 2008 and were 6% ( 6 % ) of revenue .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert!(amounts[0].is_change && amounts[1].is_change);
+        assert!(!amounts[2].is_change && !amounts[3].is_change);
     }
 
     #[test]

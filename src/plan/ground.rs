@@ -44,6 +44,7 @@ pub(super) struct Asked<'m> {
 }
 
 /// Grounds mentions in the page's cells and text facts.
+#[derive(Clone)]
 pub(super) struct Grounder<'a> {
     pub(super) schema: &'a Schema,
     pub(super) weights: &'a Weights,
@@ -614,7 +615,15 @@ impl<'a> Grounder<'a> {
         ranked: &[(f64, Target, FeatureVector)],
     ) -> Operand {
         let mut o = match t {
-            Target::Cell(k) => cell_operand(&self.schema.cells[k]),
+            Target::Cell(k) => {
+                let cell = &self.schema.cells[k];
+                let mut o = cell_operand(cell);
+                // "net income ( loss )": a row of both signs keeps its sign
+                if self.page.row_signs_mixed.get(cell.row) == Some(&true) {
+                    o.magnitude = false;
+                }
+                o
+            }
             Target::Fact(k) => {
                 let fact = &self.schema.facts[k];
                 let mut o = fact_operand(fact);

@@ -148,8 +148,31 @@ impl RulesPlanner {
     }
 
     /// Whether a piece of the question holds a reference phrase.
+    /// "Of that year" points back at a period, not at a result.
     pub(super) fn refers_in(&self, text: &str) -> bool {
-        let t = format!(" {} ", text.trim());
+        let mut t = format!(" {} ", text.trim());
+        for p in &self.reference_phrases {
+            for noun in &self.cues.period_noun {
+                for n in [noun.clone(), format!("{noun}s")] {
+                    t = t.replace(&format!(" {p} {n} "), " ");
+                }
+            }
+        }
+        // "the total consumer sales" names a total of the page
+        let total = format!(" the {} ", self.cues.total_word);
+        while let Some(i) = t.find(&total) {
+            let next = t[i + total.len()..].split(' ').next().unwrap_or("");
+            let kind_word = [MetricType::Change, MetricType::Sum, MetricType::Ratio]
+                .into_iter()
+                .any(|k| self.kind_words(k).iter().any(|w| w == next));
+            if kind_word
+                || content_words(next).is_empty()
+                || next.chars().any(|c| c.is_ascii_digit())
+            {
+                break;
+            }
+            t.replace_range(i..i + total.len(), " total ");
+        }
         self.reference_phrases
             .iter()
             .any(|p| contains_phrase(&t, p))

@@ -358,5 +358,8 @@ impl RulesPlanner {
 /// that is a percentage the page prints.
 fn printed_percent(t: &Turn<'_>) -> Option<Operand> {
     let year = t.r.years.first().copied().or(t.last_year);
-    t.g.ground(&t.metric, year).ok().filter(|o| o.percent)
+    // a ratio's grounder leaves printed percentages unwanted: here they are sought
+    let mut g = t.g.clone();
+    g.wants_percent = true;
+    g.ground(&t.metric, year).ok().filter(|o| o.percent)
 }

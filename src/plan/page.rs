@@ -35,6 +35,10 @@ pub(super) struct PageIndex {
     /// Which rows and columns are totals (print the total word).
     pub row_is_total: Vec<bool>,
     pub column_is_total: Vec<bool>,
+    /// Which rows print both positive and negative numbers ("net income
+    /// ( loss )"): there the sign is part of the value, not a convention of
+    /// print.
+    pub row_signs_mixed: Vec<bool>,
     /// Which text numbers' contexts call them a total.
     pub fact_is_total: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
@@ -301,6 +305,23 @@ fn row_years_are_names(schema: &Schema) -> bool {
         && rows_with_years * 2 < schema.rows.len()
 }
 
+/// For each row, whether its cells of year columns print both signs (a
+/// row of other columns mixes kinds of value: a "( 2 )" footnote read as a
+/// negative beside a size).
+fn signs_mixed(schema: &Schema) -> Vec<bool> {
+    let mut signs = vec![(false, false); schema.rows.len()];
+    for c in schema.cells.iter().filter(|c| c.column_year.is_some()) {
+        if let Some(s) = signs.get_mut(c.row) {
+            if c.value.is_sign_negative() {
+                s.0 = true;
+            } else if !c.value.is_zero() {
+                s.1 = true;
+            }
+        }
+    }
+    signs.into_iter().map(|(neg, pos)| neg && pos).collect()
+}
+
 /// Every year the page speaks of: label years, text numbers' years and
 /// years printed in sentences.
 fn page_years(schema: &Schema) -> HashSet<i32> {
@@ -452,6 +473,7 @@ impl PageIndex {
             row_is_total: per_label(&schema.rows, is_total),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
+            row_signs_mixed: signs_mixed(schema),
             row_boundary: bracket_years(
                 schema,
                 per_label(&schema.rows, |l| label_boundary(l, cues)),

@@ -224,8 +224,17 @@ impl RulesPlanner {
                     return Ok(Some((num, total)));
                 }
             }
-            let den = self.mention(right, t, year_default)?;
-            if num.spec != den.spec {
+            let mut den = self.mention(right, t, year_default)?;
+            // "this total in relation to the total sales": the whole is
+            // another value than the part read
+            if t.same_page_value(&num, &den) && num.spec != den.spec {
+                if let Some(other) = t.leaving_out(&den) {
+                    if let Ok(o) = self.mention(right, &other, year_default) {
+                        den = o;
+                    }
+                }
+            }
+            if !t.same_page_value(&num, &den) {
                 return Ok(Some((num, Whole::One(den))));
             }
             // "the increase as a percentage of the prior year amount": a

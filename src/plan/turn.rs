@@ -5,14 +5,16 @@
 
 use super::ground::Grounder;
 use super::history::inherited_metric;
+use super::operand::Operand;
 use super::operation::Operation;
 use super::read::Reading;
 use super::rules::RulesPlanner;
 use crate::kg::Schema;
 use crate::planner::TurnContext;
-use crate::turn::{MetricType, TurnResult};
+use crate::turn::{MetricType, ResultRef, TurnResult, ValueSpec};
 
 /// What the operand steps of one turn read.
+#[derive(Clone)]
 pub(super) struct Turn<'a> {
     /// The question, read.
     pub r: Reading,
@@ -30,6 +32,37 @@ pub(super) struct Turn<'a> {
     pub last_year: Option<i32>,
     /// The page.
     pub schema: &'a Schema,
+}
+
+impl Turn<'_> {
+    /// The turn with a grounder that leaves out the page value `o` was
+    /// grounded on, so its mention falls to its next-best candidate.
+    pub fn leaving_out(&self, o: &Operand) -> Option<Self> {
+        let note = o.grounding.as_ref()?;
+        let best = note.candidates.first()?;
+        let mut t = self.clone();
+        t.g.excluded
+            .insert((note.mention.clone(), best.source.clone()));
+        Some(t)
+    }
+
+    /// Whether `a` and `b` read one page value: the same value, or an
+    /// earlier result whose only page value `b` reads again.
+    pub fn same_page_value(&self, a: &Operand, b: &Operand) -> bool {
+        if a.spec == b.spec {
+            return true;
+        }
+        let (ValueSpec::Reference(ResultRef(k)), ValueSpec::Sparql { sparql, .. }) =
+            (&a.spec, &b.spec)
+        else {
+            return false;
+        };
+        let Some(h) = self.history.iter().find(|h| h.turn == *k) else {
+            return false;
+        };
+        let mut read = h.variables.iter().filter_map(|v| v.sparql.as_ref());
+        matches!((read.next(), read.next()), (Some(q), None) if q == sparql)
+    }
 }
 
 impl RulesPlanner {
@@ -51,6 +84,10 @@ impl RulesPlanner {
             asked_scale,
         );
         g.excluded.clone_from(&self.excluded);
+        // "in percentage" asks how to state a ratio: its part and whole are amounts
+        if r.op == Operation::Ratio {
+            g.wants_percent = false;
+        }
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
         g.earlier = history
             .iter()
