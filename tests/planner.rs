@@ -1986,3 +1986,38 @@ fn a_row_of_both_signs_keeps_its_sign_and_a_negative_row_does_not() {
         &[Num("56345"), Num("40000")],
     );
 }
+
+#[test]
+fn a_comparative_names_the_new_value_before_than_and_the_old_after() {
+    check(
+        SALES,
+        "",
+        &[
+            "what percentage higher is net sales than operating income in 2008?",
+            "how much higher were net sales than operating income in 2009?",
+        ],
+        &[Num("4"), Num("1200")],
+    );
+}
+
+/// A purchase price and its allocation.
+const PURCHASE_ALLOCATION: TableRows = &[
+    &["", "amount"],
+    &["goodwill", "3,400"],
+    &["intangible assets", "8,500"],
+    &["net tangible assets", "3,804"],
+    &["total purchase price", "15,704"],
+];
+
+#[test]
+fn a_share_that_names_only_its_part_is_of_the_last_whole() {
+    check(
+        PURCHASE_ALLOCATION,
+        "",
+        &[
+            "what percentage of the total purchase price did the intangible assets represent?",
+            "and what percentage did the goodwill represent?",
+        ],
+        &[Num("0.5412633724"), Num("0.2165053489")],
+    );
+}

@@ -45,6 +45,11 @@ impl RulesPlanner {
         }
         let mut years = r.years.clone();
         years.dedup();
+        if years.len() < 2 {
+            if let Some((new, old)) = self.compared_mentions(t) {
+                return Ok(Pair(new, old));
+            }
+        }
         if years.len() >= 2 {
             return self.change_between_years(t, &years);
         }
@@ -202,6 +207,41 @@ impl RulesPlanner {
         let year = r.years.first().copied();
         let x = g.ground(&wl, first_year(&self.cues, left).or(year)).ok()?;
         let y = g.ground(&wr, first_year(&self.cues, right).or(year)).ok()?;
+        (x.spec != y.spec).then_some((x, y))
+    }
+
+    /// "what percentage higher is fair value than carrying value?": the
+    /// value named between the comparative and "than" (or, when nothing is
+    /// named there, before the comparative) against the one named after
+    /// "than", in the question's year.
+    fn compared_mentions(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let toks: Vec<&str> = t.r.text.split_whitespace().collect();
+        let is = |list: &[String], w: &str| list.iter().any(|l| l == w);
+        let than = toks.iter().position(|w| is(&self.cues.than_word, w))?;
+        let comparative = toks[..than]
+            .iter()
+            .rposition(|w| is(&self.cues.comparative_word, w))?;
+        let after = toks[comparative + 1..than]
+            .iter()
+            .skip_while(|w| is(&self.cues.part_whole_verb, w))
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let before = strip_ratio_lead(&toks[..comparative].join(" "), &self.cues).to_string();
+        let right = toks[than + 1..].join(" ");
+        let named = |text: &str| {
+            !self
+                .cues
+                .specific(&self.cues.mention_words(text))
+                .is_empty()
+        };
+        let left = if named(&after) { after } else { before };
+        if !named(&left) || !named(&right) {
+            return None;
+        }
+        let year = t.r.years.first().copied().or(t.last_year);
+        let x = self.mention(&left, t, year).ok()?;
+        let y = self.mention(&right, t, year).ok()?;
         (x.spec != y.spec).then_some((x, y))
     }
 

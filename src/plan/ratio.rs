@@ -40,9 +40,31 @@ impl RulesPlanner {
         if let Some(found) = self.ratio_by_connector(t, year_default)? {
             return Ok(found);
         }
+        if let Some(found) = self.share_of_last_whole(t, year_default) {
+            return Ok(found);
+        }
         // "what is the ratio?" — the last two results
         let (x, y) = last_two(&t.history)?;
         Ok((x, Whole::One(y)))
+    }
+
+    /// "and what percentage did the goodwill represent?" after a share of
+    /// the total purchase price: a part the question names, of the whole
+    /// the last ratio divided by.
+    fn share_of_last_whole(&self, t: &Turn<'_>, year_default: Option<i32>) -> PartWhole {
+        if t.own_metric.is_empty() || self.refers_in(&t.r.text) {
+            return None;
+        }
+        let last = t.history.last()?;
+        if last.metric_type != MetricType::Ratio {
+            return None;
+        }
+        let whole = last.variables.iter().find(|v| v.name == "whole")?;
+        let part =
+            t.g.ground(&t.own_metric, year_default.or(whole.year))
+                .ok()?;
+        let whole = operand_from_used(whole);
+        (part.spec != whole.spec).then_some((part, Whole::One(whole)))
     }
 
     /// "what percentage of the total X in 2019 is from the first quarter",
