@@ -2021,3 +2021,27 @@ fn a_share_that_names_only_its_part_is_of_the_last_whole() {
         &[Num("0.5412633724"), Num("0.2165053489")],
     );
 }
+
+/// A schedule whose total row is named only "total": the caption says
+/// what it totals.
+const CONTRACTS: TableRows = &[
+    &["", "2009", "2008"],
+    &["total debt", "500", "450"],
+    &["operating leases", "120", "110"],
+    &["purchase obligations", "80", "90"],
+    &["total", "700", "650"],
+];
+
+#[test]
+fn a_total_row_is_named_by_the_tables_caption_unless_another_row_is_named() {
+    check(
+        CONTRACTS,
+        "acme sells widgets . the following table summarizes our contractual \
+         obligations at december 31 , 2009 ( in millions ) :",
+        &[
+            "what were total contractual obligations in 2009?",
+            "what was the total debt in the contractual obligations in 2008?",
+        ],
+        &[Num("700"), Num("450")],
+    );
+}

@@ -119,6 +119,9 @@ pub struct Schema {
     pub facts: Vec<FactEntry>,
     /// Sentences of the text in order.
     pub sentences: Vec<String>,
+    /// How many of them come before the table (`fk:section "pre_text"`):
+    /// the last of those is most often the table's caption.
+    pub pre_sentences: usize,
 }
 
 fn text(t: &Option<Term>) -> String {
@@ -184,7 +187,7 @@ fn schema_queries() -> Result<&'static SchemaQueries, KgError> {
                OPTIONAL { ?n fk:context ?words } OPTIONAL { ?n fk:year ?year } OPTIONAL { ?n fk:unit ?unit } } }
              ORDER BY ?ci",
         )?,
-        sentences: parse("SELECT ?text ?page WHERE { GRAPH ?page { ?s a fk:Sentence ; fk:text ?text ; fk:index ?i } } ORDER BY ?i")?,
+        sentences: parse("SELECT ?text ?section ?page WHERE { GRAPH ?page { ?s a fk:Sentence ; fk:text ?text ; fk:index ?i OPTIONAL { ?s fk:section ?section } } } ORDER BY ?i")?,
         facts: parse(
             "SELECT ?si ?ti ?value ?raw ?ctx ?year ?isyear ?unit ?scale ?change ?page WHERE { GRAPH ?page {
                ?f a fk:TextFact ; fk:sentence ?s ; fk:tokenIndex ?ti ; fk:value ?value ; fk:rawValue ?raw ;
@@ -297,6 +300,9 @@ impl Schema {
         }
         for r in page_rows(kg, &q.sentences)? {
             schema.sentences.push(text(&r[0]));
+            if text(&r[1]) == "pre_text" {
+                schema.pre_sentences = schema.sentences.len();
+            }
         }
         for r in page_rows(kg, &q.facts)? {
             let (Some(sentence), Some(token), Some(value)) = (

@@ -30,6 +30,9 @@ pub(super) struct PageIndex {
     /// The text's words for each row (see [`text_alias_words`]): the words
     /// around a text number that prints the row's amount.
     pub row_text_words: Vec<Vec<String>>,
+    /// The caption's words for each row named only "total" (see
+    /// [`caption_names_total`]); empty for other rows.
+    pub row_caption_words: Vec<Vec<String>>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
     /// Which rows and columns are totals (print the total word).
@@ -276,6 +279,40 @@ fn text_alias_words(
     aliases
 }
 
+/// A row named only "total" totals what the table is about: the words of
+/// its caption, the sentence just before the table ("the following table
+/// summarizes our contractual obligations"), less months and cue words.
+fn caption_names_total(
+    schema: &Schema,
+    cues: &Cues,
+    row_words: &[Vec<String>],
+) -> Vec<Vec<String>> {
+    let mut aliases: Vec<Vec<String>> = vec![Vec::new(); row_words.len()];
+    let Some(caption) = schema
+        .pre_sentences
+        .checked_sub(1)
+        .and_then(|k| schema.sentences.get(k))
+    else {
+        return aliases;
+    };
+    let words: Vec<String> = cues
+        .specific(&content_words(caption))
+        .into_iter()
+        .filter(|w| words::month_in(w).is_none() && !w.chars().any(|c| c.is_ascii_digit()))
+        .collect();
+    let total = words::stem(&cues.total_word);
+    for (row, label) in row_words.iter().enumerate() {
+        if !label.is_empty() && label.iter().all(|w| *w == total) {
+            for w in &words {
+                if !aliases[row].contains(w) {
+                    aliases[row].push(w.clone());
+                }
+            }
+        }
+    }
+    aliases
+}
+
 /// Each word's inverse document frequency, `ln(1 + n / df)`, over the
 /// documents (each label or sentence one document).
 fn inverse_document_frequency(documents: &[&[Vec<String>]]) -> HashMap<String, f64> {
@@ -445,6 +482,7 @@ impl PageIndex {
             &fact_words,
             &row_words,
         );
+        let row_caption_words = caption_names_total(schema, cues, &row_words);
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
         let vocabulary = idf
             .keys()
@@ -494,6 +532,7 @@ impl PageIndex {
             row_words,
             row_alias_words,
             row_text_words,
+            row_caption_words,
             column_words,
             fact_words,
         }

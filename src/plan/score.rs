@@ -50,11 +50,17 @@ impl Grounder<'_> {
         f.set(F::label_match, hit / a.weight);
         // the words the text prints beside the row's amount, those no label
         // prints
-        let text = &self.page.row_text_words[cell.row];
+        // a total row takes the table's caption for its name, unless the
+        // mention names another row in full ("total debt")
+        let caption: &[String] = match &self.page.row_caption_words[cell.row] {
+            c if c.is_empty() || self.names_a_row(a) => &[],
+            c => c,
+        };
+        let text = self.page.row_text_words[cell.row].iter().chain(caption);
         let text_hit: f64 = q
             .iter()
             .filter(|w| {
-                text.iter().any(|l| same_word(l, w))
+                text.clone().any(|l| same_word(l, w))
                     && !row
                         .iter()
                         .chain(col.iter())
@@ -86,6 +92,20 @@ impl Grounder<'_> {
             f.set(F::numbered_phrase, 1.0);
         }
         (row_hit, col_hit)
+    }
+
+    /// Whether the mention holds every word of some row's label (a row
+    /// named only "total" aside).
+    fn names_a_row(&self, a: &Asked) -> bool {
+        self.page
+            .row_words
+            .iter()
+            .zip(&self.page.row_caption_words)
+            .any(|(row, caption)| {
+                caption.is_empty()
+                    && !row.is_empty()
+                    && row.iter().all(|w| a.words.iter().any(|x| same_word(x, w)))
+            })
     }
 
     /// A total row or column where the mention names only the other axis,
