@@ -2045,3 +2045,50 @@ fn a_total_row_is_named_by_the_tables_caption_unless_another_row_is_named() {
         &[Num("700"), Num("450")],
     );
 }
+
+/// A roll-forward of one amount the caption names.
+const BENEFITS: TableRows = &[
+    &["", "2010", "2009"],
+    &["balance at january 1", "120", "100"],
+    &[
+        "additions for tax positions of the current year",
+        "30",
+        "25",
+    ],
+    &[
+        "reductions for tax positions of prior years",
+        "( 10 )",
+        "( 3 )",
+    ],
+    &["settlements", "( 5 )", "( 2 )"],
+    &["balance at december 31", "135", "120"],
+];
+
+const BENEFITS_CAPTION: &str = "a reconciliation of the beginning and ending amount of \
+    unrecognized tax benefits is as follows ( in millions ) :";
+
+#[test]
+fn a_roll_forwards_closing_balance_is_named_by_the_caption() {
+    check(
+        BENEFITS,
+        BENEFITS_CAPTION,
+        &[
+            "what were unrecognized tax benefits in 2010?",
+            "what was the change in unrecognized tax benefits during 2010?",
+        ],
+        &[Num("135"), Num("15")],
+    );
+}
+
+#[test]
+fn the_end_of_a_year_before_the_columns_is_the_next_years_opening() {
+    check(
+        BENEFITS,
+        BENEFITS_CAPTION,
+        &[
+            "what were unrecognized tax benefits at the end of 2008?",
+            "what was the net change in unrecognized tax benefits in 2009?",
+        ],
+        &[Num("100"), Num("20")],
+    );
+}

@@ -393,17 +393,8 @@ impl<'a> Grounder<'a> {
         if let Some(later) = self.after_last_year(mention, year) {
             return self.ground(&later, None);
         }
-        if let Some(o) = self.ground_anchor(mention, year) {
-            let o = Self::anchored(o, year);
-            let left_out = o.grounding.as_ref().is_some_and(|n| {
-                n.candidates.first().is_some_and(|c| {
-                    self.excluded
-                        .contains(&(n.mention.clone(), c.source.clone()))
-                })
-            });
-            if !left_out {
-                return Ok(o);
-            }
+        if let Some(o) = self.anchored_unless_left_out(mention, year) {
+            return Ok(o);
         }
         let mention_text = format!(
             "{}{}",
@@ -416,6 +407,9 @@ impl<'a> Grounder<'a> {
             year.map(|y| format!(" in {y}")).unwrap_or_default()
         );
         let opening = self.opening_year(boundary_of_mention(mention), year);
+        if let Some(o) = self.closing_as_next_opening(mention, year, &mention_text) {
+            return Ok(o);
+        }
         if let Some(y) = year.filter(|y| !self.page.page_years.contains(y) && opening.is_none()) {
             return Err(PlanError::NotGrounded {
                 mention: format!(
@@ -514,6 +508,65 @@ impl<'a> Grounder<'a> {
         let mut later: Vec<String> = mention.to_vec();
         later.push(word);
         Some(later)
+    }
+
+    /// The value on the anchor's row for `year`, unless a revision left it out.
+    fn anchored_unless_left_out(&self, mention: &[String], year: Option<i32>) -> Option<Operand> {
+        let o = Self::anchored(self.ground_anchor(mention, year)?, year);
+        let left_out = o.grounding.as_ref().is_some_and(|n| {
+            n.candidates.first().is_some_and(|c| {
+                self.excluded
+                    .contains(&(n.mention.clone(), c.source.clone()))
+            })
+        });
+        (!left_out).then_some(o)
+    }
+
+    /// "the balance at the end of 2008" on a roll-forward whose columns
+    /// start at 2009: the end of a year is the beginning of the next, so
+    /// the opening row in the next year's column, when the mention names
+    /// the closing row there.
+    fn closing_as_next_opening(
+        &self,
+        mention: &[String],
+        year: Option<i32>,
+        mention_text: &str,
+    ) -> Option<Operand> {
+        let y = year?;
+        let years = self.years();
+        if years.contains(&y)
+            || !years.contains(&(y + 1))
+            || boundary_of_mention(mention) == Some(Boundary::Beginning)
+        {
+            return None;
+        }
+        let boundary = &self.page.row_boundary;
+        let opening = boundary
+            .iter()
+            .position(|b| *b == Some(Boundary::Beginning))?;
+        let ranked = self.candidates(mention, Some(y + 1));
+        let (_, Target::Cell(k), _) = ranked.first()? else {
+            return None;
+        };
+        let closing = &self.schema.cells[*k];
+        if boundary[closing.row] != Some(Boundary::End) {
+            return None;
+        }
+        let cell = self
+            .schema
+            .cells
+            .iter()
+            .position(|c| c.row == opening && c.column == closing.column)?;
+        let note = format!(
+            "{mention_text} (the end of {y} is the beginning of {})",
+            y + 1
+        );
+        let mut f = FeatureVector::default();
+        f.set(Feature::boundary_agrees, 1.0);
+        let t = Target::Cell(cell);
+        let mut o = self.grounded(t, Some(y + 1), note, &[(f.score(self.weights), t, f)]);
+        o.year = Some(y);
+        Some(o)
     }
 
     /// The year a year-end table answers the beginning of `year` with: the

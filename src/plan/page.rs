@@ -286,6 +286,7 @@ fn caption_names_total(
     schema: &Schema,
     cues: &Cues,
     row_words: &[Vec<String>],
+    row_boundary: &[Option<Boundary>],
 ) -> Vec<Vec<String>> {
     let mut aliases: Vec<Vec<String>> = vec![Vec::new(); row_words.len()];
     let Some(caption) = schema
@@ -301,8 +302,11 @@ fn caption_names_total(
         .filter(|w| words::month_in(w).is_none() && !w.chars().any(|c| c.is_ascii_digit()))
         .collect();
     let total = words::stem(&cues.total_word);
+    // a roll-forward's closing balance is the amount the caption names
+    let closing = row_boundary.iter().rposition(|b| *b == Some(Boundary::End));
     for (row, label) in row_words.iter().enumerate() {
-        if !label.is_empty() && label.iter().all(|w| *w == total) {
+        let bare_total = !label.is_empty() && label.iter().all(|w| *w == total);
+        if bare_total || closing == Some(row) {
             for w in &words {
                 if !aliases[row].contains(w) {
                     aliases[row].push(w.clone());
@@ -482,7 +486,9 @@ impl PageIndex {
             &fact_words,
             &row_words,
         );
-        let row_caption_words = caption_names_total(schema, cues, &row_words);
+        let row_boundary =
+            bracket_years(schema, per_label(&schema.rows, |l| label_boundary(l, cues)));
+        let row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
         let vocabulary = idf
             .keys()
@@ -512,10 +518,7 @@ impl PageIndex {
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             row_signs_mixed: signs_mixed(schema),
-            row_boundary: bracket_years(
-                schema,
-                per_label(&schema.rows, |l| label_boundary(l, cues)),
-            ),
+            row_boundary,
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
             row_quarter,
             lost_row_year,
