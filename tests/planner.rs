@@ -2092,3 +2092,31 @@ fn the_end_of_a_year_before_the_columns_is_the_next_years_opening() {
         &[Num("100"), Num("20")],
     );
 }
+
+/// A performance graph's table: $ 100 invested at its first date.
+const PERFORMANCE: TableRows = &[
+    &["", "12/31/2010", "12/31/2011", "12/31/2012", "12/31/2013"],
+    &["acme corp", "100", "110.5", "130.2", "175.9"],
+    &["s&p 500", "100", "102.1", "118.4", "156.8"],
+];
+
+#[test]
+fn a_percentage_cumulative_return_is_a_percentage_change() {
+    check(
+        PERFORMANCE,
+        "the graph compares the cumulative total shareholder return on our common stock .",
+        &["what was the percentage cumulative return of the s&p 500 from 2010 to 2013?"],
+        &[Num("0.568")],
+    );
+}
+
+#[test]
+fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
+    // "500" of "the s&p 500 index" is part of the row's name
+    check(
+        PERFORMANCE,
+        "the graph compares our return with the return on the s&p 500 index .",
+        &["what was the return on the s&p 500?"],
+        &[Not("500")],
+    );
+}

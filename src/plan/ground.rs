@@ -347,7 +347,7 @@ impl<'a> Grounder<'a> {
             out.push((f.score(self.weights), Target::Cell(k), f));
         }
         for (k, fact) in self.schema.facts.iter().enumerate() {
-            if fact.is_year_mention {
+            if fact.is_year_mention || self.page.fact_is_name[k] {
                 continue;
             }
             let f = self.fact_features(k, fact, &a);

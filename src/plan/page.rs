@@ -38,6 +38,9 @@ pub(super) struct PageIndex {
     /// Which rows and columns are totals (print the total word).
     pub row_is_total: Vec<bool>,
     pub column_is_total: Vec<bool>,
+    /// Which text numbers are part of a name a label prints ("the s&p 500
+    /// index" beside a row "s&p 500"): no amounts.
+    pub fact_is_name: Vec<bool>,
     /// Which rows print both positive and negative numbers ("net income
     /// ( loss )"): there the sign is part of the value, not a convention of
     /// print.
@@ -346,6 +349,32 @@ fn row_years_are_names(schema: &Schema) -> bool {
         && rows_with_years * 2 < schema.rows.len()
 }
 
+/// For each text number, whether it and the word before it are a phrase
+/// of a row or column label ("s&p 500").
+fn facts_in_names(schema: &Schema) -> Vec<bool> {
+    let labels: Vec<String> = schema
+        .rows
+        .iter()
+        .chain(&schema.columns)
+        .map(|(l, _)| format!(" {} ", l.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .collect();
+    schema
+        .facts
+        .iter()
+        .map(|f| {
+            let toks: Vec<&str> = f.sentence_text.split_whitespace().collect();
+            let (Some(prev), Some(number)) = (
+                f.token.checked_sub(1).and_then(|k| toks.get(k)),
+                toks.get(f.token),
+            ) else {
+                return false;
+            };
+            let phrase = format!(" {prev} {number} ");
+            prev.chars().any(char::is_alphabetic) && labels.iter().any(|l| l.contains(&phrase))
+        })
+        .collect()
+}
+
 /// For each row, whether its cells of year columns print both signs (a
 /// row of other columns mixes kinds of value: a "( 2 )" footnote read as a
 /// negative beside a size).
@@ -518,6 +547,7 @@ impl PageIndex {
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             row_signs_mixed: signs_mixed(schema),
+            fact_is_name: facts_in_names(schema),
             row_boundary,
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
             row_quarter,
