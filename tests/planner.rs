@@ -2120,3 +2120,43 @@ fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
         &[Not("500")],
     );
 }
+
+/// Stock prices by quarter, two years side by side.
+const QUARTER_PRICES: TableRows = &[
+    &["", "2012 high", "2012 low", "2011 high", "2011 low"],
+    &["first quarter", "45.10", "38.00", "40.00", "33.20"],
+    &["second quarter", "48.20", "41.50", "42.30", "35.00"],
+    &["third quarter", "50.05", "44.10", "41.10", "34.40"],
+    &["fourth quarter", "51.30", "46.75", "43.90", "37.60"],
+];
+
+/// Purchases of shares by month.
+const MONTHLY_PURCHASES: TableRows = &[
+    &[
+        "",
+        "total number of shares purchased",
+        "average price paid per share",
+    ],
+    &["october 2012", "120,000", "50.10"],
+    &["november 2012", "85,000", "51.20"],
+    &["december 2012", "95,000", "52.00"],
+];
+
+#[test]
+fn a_change_between_two_quarters_or_two_months_of_the_rows() {
+    check(
+        QUARTER_PRICES,
+        "",
+        &[
+            "what was the change in the high price from the first quarter to the fourth quarter of 2012?",
+            "what was the change in the low price between the second quarter and the third quarter of 2011?",
+        ],
+        &[Num("6.2"), Num("-0.6")],
+    );
+    check(
+        MONTHLY_PURCHASES,
+        "",
+        &["what was the change in the average price paid per share from october to december?"],
+        &[Num("1.9")],
+    );
+}

@@ -13,6 +13,7 @@ use super::turn::Turn;
 use crate::kg::{CellEntry, Schema};
 use crate::planner::PlanError;
 use crate::turn::{MetricType, TurnResult};
+use crate::words;
 use rust_decimal::Decimal;
 
 /// What a change is computed from.
@@ -46,7 +47,10 @@ impl RulesPlanner {
         let mut years = r.years.clone();
         years.dedup();
         if years.len() < 2 {
-            if let Some((new, old)) = self.compared_mentions(t) {
+            if let Some((new, old)) = self
+                .compared_mentions(t)
+                .or_else(|| self.change_between_periods(t))
+            {
                 return Ok(Pair(new, old));
             }
         }
@@ -243,6 +247,44 @@ impl RulesPlanner {
         let x = self.mention(&left, t, year).ok()?;
         let y = self.mention(&right, t, year).ok()?;
         (x.spec != y.spec).then_some((x, y))
+    }
+
+    /// "from the first quarter to the fourth quarter of 2012", "from
+    /// october to december": two quarters (or two months) joined as a
+    /// period, the later one's value less the earlier one's, in the
+    /// question's year.
+    fn change_between_periods(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let period = |s: &str| {
+            words::quarter_in(s)
+                .map(|q| (q, true))
+                .or_else(|| words::month_in(s).map(|m| (m, false)))
+        };
+        let ((a, quarters), (b, _)) = self.cues.period_joiner.iter().find_map(|j| {
+            let (left, right) = t.r.text.split_once(&format!(" {j} "))?;
+            let (a, b) = (period(left)?, period(right)?);
+            (a.1 == b.1 && a.0 != b.0).then_some((a, b))
+        })?;
+        let year = t.r.years.first().copied().or(t.last_year);
+        let month_word = |m: u8| {
+            words::tokens(&t.r.text)
+                .into_iter()
+                .find(|w| words::month_number(w) == Some(m))
+        };
+        let at = |p: u8| {
+            let mut g = t.g.clone();
+            let mut mention = t.metric.clone();
+            if quarters {
+                g.asked_quarter = Some(p);
+            } else {
+                // a month names a row or column by its word: this one's only
+                g.asked_month = Some(p);
+                mention.retain(|w| words::month_number(w).is_none());
+                mention.push(words::stem(&month_word(p)?));
+            }
+            g.ground(&mention, year).ok()
+        };
+        let (new, old) = (at(a.max(b))?, at(a.min(b))?);
+        (new.spec != old.spec).then_some((new, old))
     }
 
     /// "the cumulative return", "over the five-year period": a change
