@@ -2160,3 +2160,14 @@ fn a_change_between_two_quarters_or_two_months_of_the_rows() {
         &[Num("1.9")],
     );
 }
+
+#[test]
+fn a_change_asked_in_amounts_is_not_the_percentage_the_text_states() {
+    check(
+        SALES,
+        "acme sells widgets . revenue from services increased 13% ( 13 % ) in 2009 . \
+         revenue from services was $ 45.5 million in 2009 and $ 40.1 million in 2008 .",
+        &["what was the change in revenue from services from 2008 to 2009?"],
+        &[Num("5.4")],
+    );
+}

@@ -360,9 +360,10 @@ fn printed_change(t: &Turn<'_>, y: i32) -> Option<Operand> {
     t.g.wants_printed_change.set(true);
     let printed = t.g.ground(&t.metric, Some(y));
     t.g.wants_printed_change.set(false);
+    // "increased 25%" is no amount of change
     printed
         .ok()
-        .filter(|v| v.printed_change && v.year == Some(y))
+        .filter(|v| v.printed_change && !v.percent && v.year == Some(y))
 }
 
 /// Both years read the same flow row of a roll-forward ("volume/weather"
