@@ -2171,3 +2171,18 @@ fn a_change_asked_in_amounts_is_not_the_percentage_the_text_states() {
         &[Num("5.4")],
     );
 }
+
+#[test]
+fn a_share_whose_part_only_points_back_is_that_result_of_the_named_whole() {
+    check(
+        CONTRACTS,
+        "",
+        &[
+            "what was total debt in 2009?",
+            "what about operating leases?",
+            "what is the sum of these?",
+            "what percentage of total obligations does this represent?",
+        ],
+        &[Num("500"), Num("120"), Num("620"), Num("0.8857142857")],
+    );
+}

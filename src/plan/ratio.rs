@@ -160,6 +160,16 @@ impl RulesPlanner {
         bare_lead: bool,
     ) -> Option<(Operand, Option<i32>)> {
         let mut part_words = self.cues.mention_words(part);
+        // "what percentage of total obligations does this represent?": a
+        // part that names nothing the page prints but points back
+        let unnamed = |w: &String| !t.g.knows(w);
+        if self.refers_in(part)
+            && !self.names_earlier(whole)
+            && self.cues.specific(&part_words).iter().all(unnamed)
+        {
+            let year = first_year(&self.cues, part).or(year_default);
+            return self.mention(part, t, year).ok().map(|o| (o, year));
+        }
         if self.cues.specific(&part_words).is_empty() {
             return self.part_of_a_year(t, whole, part).filter(|_| bare_lead);
         }
