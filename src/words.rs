@@ -125,6 +125,9 @@ const STOP_WORDS: &[&str] = &[
     "who",
     "whose",
     "some",
+    // the report's own company, named in most sentences
+    "company",
+    "company's",
 ];
 
 /// Whether a (lowercase) word is a stop word.

@@ -2186,3 +2186,15 @@ fn a_share_whose_part_only_points_back_is_that_result_of_the_named_whole() {
         &[Num("500"), Num("120"), Num("620"), Num("0.8857142857")],
     );
 }
+
+#[test]
+fn the_company_names_no_sentence_of_its_own_report() {
+    // every sentence is about the company: "employees" decides
+    check(
+        SALES,
+        "the company repurchased 2.5 million shares in 2009 . at december 31 , 2009 , \
+         we had approximately 4,200 employees .",
+        &["how many employees did the company have at the end of 2009?"],
+        &[Num("4200")],
+    );
+}
