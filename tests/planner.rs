@@ -2198,3 +2198,17 @@ fn the_company_names_no_sentence_of_its_own_report() {
         &[Num("4200")],
     );
 }
+
+#[test]
+fn amounts_listed_respectively_belong_to_their_own_subjects() {
+    check(
+        SALES,
+        "in 2009 , net cash provided by operating activities and capital expenditures \
+         were $ 500 million and $ 200 million , respectively .",
+        &[
+            "what were capital expenditures in 2009?",
+            "what was net cash provided by operating activities in 2009?",
+        ],
+        &[Num("200"), Num("500")],
+    );
+}

@@ -246,7 +246,48 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
         });
     }
     assign_years(tokens, &years, &mut numbers);
+    assign_subjects(tokens, &years, &mut numbers);
     numbers
+}
+
+/// "net cash from operations and capital expenditures were $ 500 million
+/// and $ 200 million , respectively": a list of subjects before a list of
+/// as many amounts, in a sentence of at most one year, gives each amount
+/// its own subject as its context.
+fn assign_subjects(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
+    let distinct: std::collections::HashSet<i32> = years.iter().map(|(_, y)| *y).collect();
+    if distinct.len() > 1 || !tokens.iter().any(|t| t == "respectively") {
+        return;
+    }
+    let amounts: Vec<usize> = (0..numbers.len())
+        .filter(|k| !numbers[*k].is_year_mention)
+        .collect();
+    let Some(&first) = amounts.first() else {
+        return;
+    };
+    // the subject: the words before the first amount, up to its verb
+    let Ok(tbox) = crate::ontology::tbox() else {
+        return;
+    };
+    let verbs = tbox.word_list("AmountVerb");
+    let mut end = numbers[first].token_index;
+    while end > 0 && (tokens[end - 1] == "$" || verbs.iter().any(|v| *v == tokens[end - 1])) {
+        end -= 1;
+    }
+    let subject = &tokens[..end];
+    let parts: Vec<Vec<&str>> = subject
+        .split(|t| t == "and" || t == ",")
+        .map(|p| p.iter().map(String::as_str).collect::<Vec<_>>())
+        .filter(|p: &Vec<&str>| !p.is_empty())
+        .collect();
+    if amounts.len() < 2 || parts.len() < amounts.len() {
+        return;
+    }
+    let own = &parts[parts.len() - amounts.len()..];
+    for (k, part) in amounts.iter().zip(own) {
+        let n = &mut numbers[*k];
+        n.context = format!("{} {}", part.join(" "), n.raw);
+    }
 }
 
 /// Gives each amount the year it is about: by position for "... $a, $b and
@@ -492,6 +533,14 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert!(amounts[0].is_change && amounts[1].is_change);
         assert!(!amounts[2].is_change && !amounts[3].is_change);
+    }
+
+    #[test]
+    fn a_list_of_subjects_gives_each_amount_of_its_list_its_own() {
+        let n = numbers("in 2009 , net cash from operations and capital expenditures were $ 500 million and $ 200 million , respectively .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].context, "net cash from operations $ 500 million");
+        assert_eq!(amounts[1].context, "capital expenditures $ 200 million");
     }
 
     #[test]
