@@ -255,8 +255,7 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
 /// as many amounts, in a sentence of at most one year, gives each amount
 /// its own subject as its context.
 fn assign_subjects(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
-    let distinct: std::collections::HashSet<i32> = years.iter().map(|(_, y)| *y).collect();
-    if distinct.len() > 1 || !tokens.iter().any(|t| t == "respectively") {
+    if !tokens.iter().any(|t| t == "respectively") || years.iter().any(|(_, y)| *y != years[0].1) {
         return;
     }
     let amounts: Vec<usize> = (0..numbers.len())

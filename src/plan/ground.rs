@@ -41,6 +41,9 @@ pub(super) struct Asked<'m> {
     pub mention: &'m [String],
     /// Whether the mention says beginning or end of a period.
     pub boundary: Option<Boundary>,
+    /// Whether the mention holds every word of some row's label (see
+    /// `Grounder::names_a_row`): then no row borrows the caption's words.
+    pub names_a_row: bool,
 }
 
 /// Grounds mentions in the page's cells and text facts.
@@ -334,12 +337,14 @@ impl<'a> Grounder<'a> {
             .map(|w| self.weight(w).max(0.3))
             .sum::<f64>()
             .max(1e-9);
+        let names_a_row = self.names_a_row(&q);
         let a = Asked {
             words: q,
             weight: q_weight,
             year,
             mention: &own,
             boundary,
+            names_a_row,
         };
         let mut out: Vec<(f64, Target, FeatureVector)> = Vec::new();
         for (k, cell) in self.schema.cells.iter().enumerate() {

@@ -151,11 +151,9 @@ impl RulesPlanner {
     /// "Of that year" points back at a period, not at a result.
     pub(super) fn refers_in(&self, text: &str) -> bool {
         let mut t = format!(" {} ", text.trim());
-        for p in &self.reference_phrases {
-            for noun in &self.cues.period_noun {
-                for n in [noun.clone(), format!("{noun}s")] {
-                    t = t.replace(&format!(" {p} {n} "), " ");
-                }
+        for p in &self.period_references {
+            if t.contains(p.as_str()) {
+                t = t.replace(p.as_str(), " ");
             }
         }
         // "the total consumer sales" names a total of the page

@@ -457,7 +457,12 @@ fn lost_first_month(schema: &Schema) -> (Option<u8>, Option<i32>) {
 /// (`$ 45826`; `2009 $ 602`, `2008 $ 587`), and the rows left start no
 /// sequence of years, quarters or months (which would give the lost row's
 /// period).
-fn unnamed_lost_row(schema: &Schema, year: Option<i32>, quarter: Option<u8>) -> Vec<usize> {
+fn unnamed_lost_row(
+    schema: &Schema,
+    year: Option<i32>,
+    quarter: Option<u8>,
+    month: Option<u8>,
+) -> Vec<usize> {
     let bare = |w: &str| {
         words::tokens(w)
             .iter()
@@ -467,7 +472,7 @@ fn unnamed_lost_row(schema: &Schema, year: Option<i32>, quarter: Option<u8>) -> 
         || schema.header_numbers.len() != schema.columns.len()
         || year.is_some()
         || quarter.is_some()
-        || lost_first_month(schema).0.is_some()
+        || month.is_some()
         || !schema.header_numbers.iter().all(|h| bare(&h.words))
     {
         return Vec::new();
@@ -554,7 +559,12 @@ impl PageIndex {
             lost_row_year,
             lost_row_quarter,
             lost_row_month,
-            lost_row_unnamed: unnamed_lost_row(schema, lost_row_year, lost_row_quarter),
+            lost_row_unnamed: unnamed_lost_row(
+                schema,
+                lost_row_year,
+                lost_row_quarter,
+                lost_row_month,
+            ),
             lost_row_words: lost_row_words(
                 &row_words,
                 lost_row_year.is_some() || lost_row_quarter.is_some() || lost_row_month.is_some(),

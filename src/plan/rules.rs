@@ -43,6 +43,9 @@ pub struct RulesPlanner {
     /// The patterns' formula templates, checked.
     pub(super) formulas: Formulas,
     pub(super) reference_phrases: Vec<String>,
+    /// A reference phrase before a noun of time (" that year ", " this
+    /// dates "), padded: it points at a period, not at a result.
+    pub(super) period_references: Vec<String>,
     pub(super) scale_words: Vec<(String, Decimal)>,
     pub(super) cues: Cues,
     pub(super) weights: Weights,
@@ -66,12 +69,23 @@ impl RulesPlanner {
             .iter()
             .filter_map(|p| Operation::from_name(&p.operation).map(|op| (op, p)))
             .collect();
+        let cues = Cues::from_tbox(tbox);
+        let period_references = tbox
+            .reference_phrases()
+            .iter()
+            .flat_map(|p| {
+                cues.period_noun
+                    .iter()
+                    .flat_map(move |n| [format!(" {p} {n} "), format!(" {p} {n}s ")])
+            })
+            .collect();
         Ok(Self {
             formulas: Formulas::from_patterns(&patterns)?,
             patterns,
             reference_phrases: tbox.reference_phrases().to_vec(),
+            period_references,
             scale_words: tbox.scale_words().to_vec(),
-            cues: Cues::from_tbox(tbox),
+            cues,
             weights: Weights::from_env().map_err(ontology::OntologyError::Query)?,
             lexicon: true,
             pending: None,

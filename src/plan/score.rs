@@ -53,7 +53,7 @@ impl Grounder<'_> {
         // a total row takes the table's caption for its name, unless the
         // mention names another row in full ("total debt")
         let caption: &[String] = match &self.page.row_caption_words[cell.row] {
-            c if c.is_empty() || self.names_a_row(a) => &[],
+            c if c.is_empty() || a.names_a_row => &[],
             c => c,
         };
         let text = self.page.row_text_words[cell.row].iter().chain(caption);
@@ -96,7 +96,7 @@ impl Grounder<'_> {
 
     /// Whether the mention holds every word of some row's label (a row
     /// named only "total" aside).
-    fn names_a_row(&self, a: &Asked) -> bool {
+    pub(super) fn names_a_row(&self, words: &[&String]) -> bool {
         self.page
             .row_words
             .iter()
@@ -104,7 +104,7 @@ impl Grounder<'_> {
             .any(|(row, caption)| {
                 caption.is_empty()
                     && !row.is_empty()
-                    && row.iter().all(|w| a.words.iter().any(|x| same_word(x, w)))
+                    && row.iter().all(|w| words.iter().any(|x| same_word(x, w)))
             })
     }
 
