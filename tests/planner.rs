@@ -2212,3 +2212,126 @@ fn amounts_listed_respectively_belong_to_their_own_subjects() {
         &[Num("200"), Num("500")],
     );
 }
+
+/// Lease payments by year (rows) for two kinds of lease (columns), with a
+/// total row.
+const LEASES: TableRows = &[
+    &["", "operating leases", "capital leases"],
+    &["2010", "$ 50", "$ 5"],
+    &["2011", "45", "5"],
+    &["2012", "40", "4"],
+    &["thereafter", "115", "6"],
+    &["total", "$ 250", "$ 20"],
+];
+
+#[test]
+fn a_share_of_the_total_after_a_look_up_is_of_that_cells_total() {
+    // the year 2010 carried over must not pull "the total" onto 2010's row
+    check(
+        LEASES,
+        "",
+        &[
+            "what are total payments for operating leases?",
+            "how much is due in 2010?",
+            "what percentage of the total is that?",
+        ],
+        &[Num("250"), Num("50"), Num("0.2")],
+    );
+}
+
+/// Sales by segment with a total row.
+const SEGMENT_SALES: TableRows = &[
+    &["", "2009", "2008"],
+    &["industrial", "$ 820", "$ 900"],
+    &["consumer", "610", "580"],
+    &["healthcare", "430", "390"],
+    &["total sales", "$ 1,860", "$ 1,870"],
+];
+
+#[test]
+fn as_a_share_of_connects_a_part_to_its_whole() {
+    check(
+        SEGMENT_SALES,
+        "",
+        &[
+            "what were consumer sales in 2008?",
+            "what is that as a share of total sales?",
+        ],
+        &[Num("580"), Num("0.3101604278")],
+    );
+}
+
+/// Cash flows of two years: the net change row prints both signs.
+const CASH_FLOWS: TableRows = &[
+    &["", "2010", "2009"],
+    &[
+        "net cash provided by operating activities",
+        "$ 650",
+        "$ 590",
+    ],
+    &[
+        "net cash used in investing activities",
+        "-310 ( 310 )",
+        "-280 ( 280 )",
+    ],
+    &["net increase ( decrease ) in cash", "$ 140", "-40 ( 40 )"],
+];
+
+#[test]
+fn a_change_in_a_year_without_the_year_before_is_the_row_that_names_a_change() {
+    // no 2008 on the page: the row "net increase in cash" is the change,
+    // and a row of both signs keeps its sign in the change between years
+    check(
+        CASH_FLOWS,
+        "",
+        &[
+            "what was the net change in cash in 2009?",
+            "and in 2010?",
+            "what is the difference?",
+        ],
+        &[Num("-40"), Num("140"), Num("180")],
+    );
+}
+
+/// Operating expenses under their full names.
+const EXPENSES: TableRows = &[
+    &["", "2010", "2009"],
+    &["research and development", "$ 45,000", "$ 41,000"],
+    &["selling , general and administrative", "120,000", "110,000"],
+    &["amortization of intangibles", "8,000", "9,000"],
+];
+
+#[test]
+fn an_abbreviation_joined_by_an_ampersand_names_the_phrase_it_spells() {
+    check(
+        EXPENSES,
+        "",
+        &[
+            "what was sg&a expense in 2010?",
+            "and r&d in 2010?",
+            "what is the sum?",
+        ],
+        &[Num("120000"), Num("45000"), Num("165000")],
+    );
+}
+
+#[test]
+fn a_level_the_text_only_gives_a_rate_of_is_the_lost_first_row() {
+    // the table lost "net sales" into its header; the text prints only
+    // net sales' growth rate
+    check(
+        &[
+            &["", "2010 $ 1,500", "2009 $ 1,200"],
+            &["cost of sales", "900", "750"],
+            &["gross profit", "600", "450"],
+        ],
+        "the following table summarizes our results of operations ( in millions ) : \
+         net sales increased 25% ( 25 % ) in 2010 due to higher volumes .",
+        &[
+            "what were net sales in 2010?",
+            "and in 2009?",
+            "what was the change?",
+        ],
+        &[Num("1500"), Num("1200"), Num("300")],
+    );
+}

@@ -27,6 +27,10 @@ pub struct GraphStats {
     pub text_facts: usize,
 }
 
+/// How the node of a number printed in a column header ends (after
+/// `{page}/column/{j}`).
+pub const HEADER_NUMBER_NODE: &str = "/number";
+
 /// The IRI of a conversation's page: `https://w3id.org/finkg/data/{id}`,
 /// the id percent-encoded where it holds characters an IRI path may not.
 /// Rows are `{page}/row/{i}`, columns `{page}/column/{j}`, cells
@@ -172,7 +176,12 @@ fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -
                 b.add(&col, &fk("year"), year(*y));
             }
             if let Some(n) = header_number(header) {
-                add_header_number(b, &col, &format!("{page_str}/column/{j}/number"), &n);
+                add_header_number(
+                    b,
+                    &col,
+                    &format!("{page_str}/column/{j}{HEADER_NUMBER_NODE}"),
+                    &n,
+                );
             }
             col
         })

@@ -16,7 +16,7 @@ pub mod store;
 pub mod text;
 pub mod watchdog;
 
-pub use abox::{page_iri, GraphStats};
+pub use abox::{page_iri, GraphStats, HEADER_NUMBER_NODE};
 pub use guard::{GuardError, GuardedQuery, QueryForm};
 pub use schema::{
     describe_source, header_number_query, CellEntry, FactEntry, HeaderNumberEntry, Schema,

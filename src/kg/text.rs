@@ -168,6 +168,11 @@ fn follows_change_verb(tokens: &[String], i: usize) -> bool {
         .is_some_and(|t| verbs.iter().any(|v| v == t))
 }
 
+/// A lone digit 1 to 9: in parentheses, a footnote's mark.
+fn is_footnote_mark(token: &str) -> bool {
+    token.len() == 1 && token.chars().all(|c| ('1'..='9').contains(&c))
+}
+
 /// Finds every number of a sentence, with what surrounds it.
 pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
     let tokens = &sentence.tokens;
@@ -196,6 +201,10 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             .and_then(|p| tokens.get(p))
             .map(String::as_str);
         let next = tokens.get(i + 1).map(String::as_str);
+        // "rights ( 1 ) weighted-average": a footnote mark, not an amount
+        if prev == Some("(") && next == Some(")") && is_footnote_mark(token) {
+            continue;
+        }
         let currency = token.starts_with('$') || prev == Some("$");
         if matches!(next, Some("%") | Some("percent")) {
             percent = true;
@@ -463,6 +472,15 @@ mod tests {
         assert_eq!(n[0].raw, "$ 1,234.5 million");
         assert!(n[1].percent);
         assert_eq!(n[2].value, Decimal::from(-3));
+    }
+
+    #[test]
+    fn a_lone_digit_in_parentheses_is_a_footnote_mark() {
+        let n = numbers(
+            "securities to be issued upon exercise of options ( 1 ) were 448859 , ( 12 ) shares .",
+        );
+        let values: Vec<Decimal> = n.iter().map(|n| n.value).collect();
+        assert_eq!(values, vec![Decimal::from(448859), Decimal::from(12)]);
     }
 
     #[test]

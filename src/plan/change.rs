@@ -169,9 +169,28 @@ impl RulesPlanner {
         let old = match g.ground(metric, Some(y - 1)) {
             Ok(o) => o,
             Err(_) if is_index_table(t.schema) => constant_operand(Decimal::ONE_HUNDRED),
+            // "the net change in cash in 2009" on a page without 2008: a
+            // row that names a change ("net increase in cash") is the change
+            Err(_) if self.names_a_change(t.schema, &new) => {
+                return Ok(ChangeInputs::Printed(new));
+            }
             Err(e) => return Err(e),
         };
         Ok(Pair(new, old))
+    }
+
+    /// The operand reads a cell whose row label names a change
+    /// (fk:ChangeWord: "net increase in cash").
+    fn names_a_change(&self, schema: &Schema, value: &Operand) -> bool {
+        let Some((row, _)) = value.cell else {
+            return false;
+        };
+        let Some((label, _)) = schema.rows.get(row) else {
+            return false;
+        };
+        words::tokens(label)
+            .iter()
+            .any(|w| self.cues.change_word.contains(w))
     }
 
     /// "what would 2005 operating income be without the commercial banking

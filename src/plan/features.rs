@@ -153,6 +153,11 @@ impl FeatureVector {
         self.0[f as usize] = v;
     }
 
+    /// One feature's value.
+    pub(super) fn get(&self, f: Feature) -> f64 {
+        self.0[f as usize]
+    }
+
     /// The candidate's score: the dot product with the weights.
     pub(super) fn score(&self, w: &Weights) -> f64 {
         self.0.iter().zip(w.w.iter()).map(|(x, w)| x * w).sum()

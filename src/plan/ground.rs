@@ -14,7 +14,7 @@ pub use super::features::{Feature, FeatureVector, Weights};
 use super::cues::{Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{cell_operand, fact_operand, header_operand, GroundingNote, Operand, Whole};
 use super::page::PageIndex;
-use crate::kg::{CellEntry, FactEntry, Schema};
+use crate::kg::{CellEntry, FactEntry, Schema, HEADER_NUMBER_NODE};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
 use crate::words;
@@ -66,7 +66,8 @@ pub(super) struct Grounder<'a> {
     /// The dates the question prints.
     pub(super) asked_dates: Vec<(u8, Option<u8>, i32)>,
     /// For mentions with these (inherited) words, the row label or text
-    /// context of the value they were inherited from.
+    /// context of the value they were inherited from (the node of a
+    /// header number, whose row has no name).
     pub anchor: Option<(Vec<String>, String)>,
     /// Row labels and text contexts earlier turns read.
     pub earlier: HashSet<String>,
@@ -205,7 +206,7 @@ impl<'a> Grounder<'a> {
             }
         }
         if let Some((_, c)) = best {
-            return Some(Whole::One(cell_operand(c)));
+            return Some(Whole::One(self.cell_value(c)));
         }
         let any_total = self
             .page
@@ -236,7 +237,19 @@ impl<'a> Grounder<'a> {
         if cells.iter().all(|c| c.row_year.is_some()) {
             return None;
         }
-        Some(Whole::Sum(cells.into_iter().map(cell_operand).collect()))
+        Some(Whole::Sum(
+            cells.into_iter().map(|c| self.cell_value(c)).collect(),
+        ))
+    }
+
+    /// A table cell as an operand: a figure printed negative counts by its
+    /// magnitude, unless its row prints both signs ("net income ( loss )").
+    pub fn cell_value(&self, cell: &CellEntry) -> Operand {
+        let mut o = cell_operand(cell);
+        if self.page.row_signs_mixed.get(cell.row) == Some(&true) {
+            o.magnitude = false;
+        }
+        o
     }
 
     /// The cell of the same row and column year as `o` that sits nearest
@@ -263,7 +276,7 @@ impl<'a> Grounder<'a> {
             .min_by_key(|c| c.column.abs_diff(other_column));
         match twin {
             Some(c) if c.column.abs_diff(other_column) < column.abs_diff(other_column) => {
-                cell_operand(c)
+                self.cell_value(c)
             }
             _ => o,
         }
@@ -278,7 +291,7 @@ impl<'a> Grounder<'a> {
             .filter(|c| c.row_label == label && c.column_year.or(c.row_year) == Some(year))
             .collect();
         match cells.as_slice() {
-            [cell] => Some(cell_operand(cell)),
+            [cell] => Some(self.cell_value(cell)),
             _ => None,
         }
     }
@@ -297,7 +310,19 @@ impl<'a> Grounder<'a> {
             .filter(|c| &c.row_label == label && c.column_year.or(c.row_year) == Some(year))
             .collect();
         if let [cell] = cells.as_slice() {
-            return Some(cell_operand(cell));
+            return Some(self.cell_value(cell));
+        }
+        // the row the table lost into its headers: its number in the
+        // header of the year asked
+        if label.ends_with(HEADER_NUMBER_NODE) {
+            let mut o = self
+                .schema
+                .header_numbers
+                .iter()
+                .find(|h| h.year.or(self.page.lost_row_year) == Some(year))
+                .map(header_operand)?;
+            o.year = Some(year);
+            return Some(o);
         }
         let from = self.schema.facts.iter().find(|f| &f.context == label)?;
         // "93000 gas customers ... 132000 electric customers and 86000 gas
@@ -427,7 +452,8 @@ impl<'a> Grounder<'a> {
             // no label or sentence prints these words: on a page whose
             // table lost its first row's name with it, that row is the
             // only thing the mention can name
-            if let Some(o) = self.lost_row_unnamed(&mention_text, year) {
+            let why = "no label or sentence prints these words";
+            if let Some(o) = self.lost_row_unnamed(&mention_text, year, why) {
                 return Ok(o);
             }
             return Err(PlanError::NotGrounded {
@@ -450,6 +476,14 @@ impl<'a> Grounder<'a> {
                 });
             }
         }
+        if let Some((_, Target::Fact(_), f)) = ranked.first() {
+            if self.only_text_rate_names(&own, f) {
+                let why = "no label prints these words, the text only a rate or change of them";
+                if let Some(o) = self.lost_row_unnamed(&mention_text, year, why) {
+                    return Ok(o);
+                }
+            }
+        }
         match ranked.first() {
             Some((s, t, _)) if *s > self.weights.floor => {
                 Ok(self.grounded(*t, year, mention_text, &ranked))
@@ -468,11 +502,29 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// "what were net sales in 2010?" on a table that lost its first row
+    /// unnamed, when no label prints all the mention's words and the text
+    /// number that wins is a rate or a change the question does not ask
+    /// for ("net sales increased 25%"): the level is the lost row's.
+    fn only_text_rate_names(&self, own: &[&String], winner: &FeatureVector) -> bool {
+        let unasked = winner.get(Feature::fact_percent_unasked) > 0.0
+            || winner.get(Feature::fact_change_unasked) > 0.0;
+        let labels = || self.page.row_words.iter().chain(&self.page.column_words);
+        unasked
+            && !own.is_empty()
+            && !labels().any(|l| own.iter().all(|w| l.iter().any(|x| same_word(x, w))))
+    }
+
     /// The row the table lost into its bare-number header, for a mention
-    /// none of whose words the page prints: the column of the year asked,
-    /// else the first; `None` on a page with no such row (or when a
+    /// that can name nothing else (`why` says how): the column of the year
+    /// asked, else the first; `None` on a page with no such row (or when a
     /// revision left it out).
-    fn lost_row_unnamed(&self, mention_text: &str, year: Option<i32>) -> Option<Operand> {
+    fn lost_row_unnamed(
+        &self,
+        mention_text: &str,
+        year: Option<i32>,
+        why: &str,
+    ) -> Option<Operand> {
         let unnamed = &self.page.lost_row_unnamed;
         let k = match year {
             _ if unnamed.len() == 1 => unnamed.first(),
@@ -483,10 +535,7 @@ impl<'a> Grounder<'a> {
         };
         if let Some(&k) = k {
             let t = Target::Header(k);
-            let note = format!(
-                "{mention_text} (no label or sentence prints these words: \
-                 the row the table lost into its header)"
-            );
+            let note = format!("{mention_text} ({why}: the row the table lost into its header)");
             if !self.excluded.contains(&(note.clone(), self.describe(t))) {
                 let mut f = FeatureVector::default();
                 f.set(Feature::header_source, 1.0);
@@ -673,15 +722,7 @@ impl<'a> Grounder<'a> {
         ranked: &[(f64, Target, FeatureVector)],
     ) -> Operand {
         let mut o = match t {
-            Target::Cell(k) => {
-                let cell = &self.schema.cells[k];
-                let mut o = cell_operand(cell);
-                // "net income ( loss )": a row of both signs keeps its sign
-                if self.page.row_signs_mixed.get(cell.row) == Some(&true) {
-                    o.magnitude = false;
-                }
-                o
-            }
+            Target::Cell(k) => self.cell_value(&self.schema.cells[k]),
             Target::Fact(k) => {
                 let fact = &self.schema.facts[k];
                 let mut o = fact_operand(fact);

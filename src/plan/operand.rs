@@ -6,7 +6,7 @@ use crate::kg::schema::label_scale;
 use crate::kg::schema::{header_number_query, HeaderNumberEntry};
 use crate::kg::{queries, CellEntry, FactEntry};
 use crate::trace::CandidateNote;
-use crate::turn::{ResultRef, Scale, TurnResult, UsedValue, ValueSpec};
+use crate::turn::{MetricType, ResultRef, Scale, TurnResult, UsedValue, ValueSpec};
 use rust_decimal::Decimal;
 
 /// An operand of the formula.
@@ -109,20 +109,37 @@ pub(super) fn header_operand(h: &HeaderNumberEntry) -> Operand {
     }
 }
 
-/// An earlier turn's result.
+/// An earlier turn's result; one that read a single table cell keeps that
+/// cell's place, so that "what percentage of the total is that?" finds the
+/// total of its row or column.
 pub(super) fn reference_operand(h: &TurnResult) -> Operand {
     let year = h.period.as_deref().and_then(|p| p.parse().ok());
+    let cells: Vec<(usize, usize)> = h
+        .variables
+        .iter()
+        .filter_map(|v| v.node.as_deref().and_then(cell_of_node))
+        .collect();
+    let read_one_cell = h.metric_type == MetricType::Value
+        && cells.len() == 1
+        && h.variables.iter().filter(|v| v.sparql.is_some()).count() == 1;
     Operand {
         spec: ValueSpec::Reference(ResultRef(h.turn)),
         magnitude: false,
         year,
         label: h.description.clone(),
-        cell: None,
+        cell: cells.first().copied().filter(|_| read_one_cell),
         scale: h.scale.clone(),
         percent: false,
         printed_change: false,
         grounding: None,
     }
+}
+
+/// The row and column of a cell's node (`{page}/cell/{row}/{column}`).
+fn cell_of_node(node: &str) -> Option<(usize, usize)> {
+    let (_, place) = node.rsplit_once("/cell/")?;
+    let (row, column) = place.split_once('/')?;
+    Some((row.parse().ok()?, column.parse().ok()?))
 }
 
 /// A value an earlier turn used, read again the same way.

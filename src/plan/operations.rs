@@ -7,7 +7,7 @@ use super::change::ChangeInputs;
 use super::cues::{contains_any, split_at_first};
 use super::history::last_result;
 use super::mention::strip_ratio_lead;
-use super::operand::{cell_operand, reference_operand, Operand, Whole};
+use super::operand::{reference_operand, Operand, Whole};
 use super::operation::Operation;
 use super::rules::RulesPlanner;
 use super::sum::SumTerms;
@@ -112,7 +112,7 @@ impl RulesPlanner {
             .filter(|c| c.row == row && c.column != column && has(c.column, price))
             .collect();
         match prices.as_slice() {
-            [p] => Some(cell_operand(p)),
+            [p] => Some(t.g.cell_value(p)),
             _ => None,
         }
     }

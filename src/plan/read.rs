@@ -87,7 +87,7 @@ pub(super) fn first_year(cues: &Cues, text: &str) -> Option<i32> {
 impl RulesPlanner {
     /// Reads a question: text, numbers, operation and metric words.
     pub(super) fn read(&self, question: &str, schema: &Schema) -> Reading {
-        let text = words::normalise_question(question);
+        let text = expand_abbreviations(&words::normalise_question(question), schema);
         let (years, constants) = question_numbers(&self.cues, &text);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
@@ -319,6 +319,59 @@ fn mask_durations(toks: &[&str], cues: &Cues) -> String {
         }
     }
     format!(" {} ", out.join(" "))
+}
+
+/// The question with each abbreviation joined by `&` ("sg&a", "r&d") written
+/// out as the page's phrase it stands for: the first label, then sentence,
+/// whose words' initials spell it (stop words may be passed over: "research
+/// and development"). One the page does not spell stays as it is.
+fn expand_abbreviations(text: &str, schema: &Schema) -> String {
+    let is_abbreviation = |t: &str| {
+        t.contains('&')
+            && t.split('&')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()))
+    };
+    if !text.split_whitespace().any(is_abbreviation) {
+        return text.to_string();
+    }
+    let phrases: Vec<Vec<String>> = schema
+        .rows
+        .iter()
+        .map(|(l, _)| l)
+        .chain(schema.columns.iter().map(|(l, _)| l))
+        .chain(schema.sentences.iter())
+        .map(|l| words::tokens(l))
+        .collect();
+    let expanded: Vec<String> = text
+        .split_whitespace()
+        .map(|t| {
+            let letters: Vec<char> = t.chars().filter(|c| *c != '&').collect();
+            let spelled = is_abbreviation(t)
+                .then(|| phrases.iter().find_map(|p| spelled_by(p, &letters)))
+                .flatten();
+            spelled.unwrap_or_else(|| t.to_string())
+        })
+        .collect();
+    format!(" {} ", expanded.join(" "))
+}
+
+/// The first run of `tokens` whose initials spell `letters`, stop words
+/// passed over inside it.
+fn spelled_by(tokens: &[String], letters: &[char]) -> Option<String> {
+    (0..tokens.len()).find_map(|start| {
+        let mut k = 0;
+        let mut end = start;
+        while end < tokens.len() && k < letters.len() {
+            let t = &tokens[end];
+            if t.starts_with(letters[k]) && (k > 0 || end == start) {
+                k += 1;
+            } else if k == 0 || !words::is_stop_word(t) {
+                return None;
+            }
+            end += 1;
+        }
+        (k == letters.len()).then(|| tokens[start..end].join(" "))
+    })
 }
 
 /// The question with every phrase of two to six words that a row or column

@@ -10,6 +10,7 @@ use super::operation::Operation;
 use super::read::Reading;
 use super::rules::RulesPlanner;
 use crate::kg::Schema;
+use crate::kg::HEADER_NUMBER_NODE;
 use crate::planner::TurnContext;
 use crate::turn::{MetricType, ResultRef, TurnResult, ValueSpec};
 
@@ -202,7 +203,13 @@ impl RulesPlanner {
                     )
                 })
                 .and_then(|h| h.variables.first())
-                .and_then(|v| v.metric.clone())
+                .and_then(|v| {
+                    // a header number's row has no name: its node stands for it
+                    v.node
+                        .clone()
+                        .filter(|n| n.ends_with(HEADER_NUMBER_NODE))
+                        .or_else(|| v.metric.clone())
+                })
                 .map(|label| (inherited.clone(), label));
         }
         let metric = if own_metric.is_empty() && !inherited.is_empty() {
