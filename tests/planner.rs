@@ -2335,3 +2335,75 @@ fn a_level_the_text_only_gives_a_rate_of_is_the_lost_first_row() {
         &[Num("1500"), Num("1200"), Num("300")],
     );
 }
+
+#[test]
+fn a_bare_total_after_two_values_is_their_sum() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was operating income in 2009?",
+            "and in 2008?",
+            "what is the total?",
+        ],
+        &[Num("300"), Num("240"), Num("540")],
+    );
+}
+
+#[test]
+fn a_bare_total_after_one_cell_is_the_total_of_its_column() {
+    check(
+        SEGMENT_SALES,
+        "",
+        &["what were industrial sales in 2009?", "and the total?"],
+        &[Num("820"), Num("1860")],
+    );
+}
+
+/// A sentence that prints a count and an amount of money side by side.
+const REPURCHASES: &str = "acme sells widgets . we repurchased 1.2 million shares of \
+    common stock for $ 48 million during 2009 .";
+
+#[test]
+fn money_asked_is_the_amount_and_a_count_asked_the_count() {
+    check(
+        SALES,
+        REPURCHASES,
+        &[
+            "how much did the company spend repurchasing shares in 2009?",
+            "how many shares were repurchased?",
+        ],
+        &[Num("48"), Num("1.2")],
+    );
+}
+
+#[test]
+fn an_average_per_unit_after_an_amount_and_a_count_divides_them() {
+    check(
+        SALES,
+        REPURCHASES,
+        &[
+            "how much did the company spend repurchasing shares in 2009?",
+            "how many shares were repurchased?",
+            "what is the average price per share?",
+        ],
+        &[Num("48"), Num("1.2"), Num("40")],
+    );
+}
+
+#[test]
+fn a_trigger_before_a_question_word_is_no_operation() {
+    // "over how many years" asks a value: "over" divides nothing
+    check(
+        SALES,
+        "acme sells widgets . as of december 31 , 2009 , there was $ 95 million of \
+         unrecognized compensation cost , which is expected to be recognized over a \
+         weighted-average period of 2.1 years .",
+        &[
+            "how much unrecognized compensation cost was there at the end of 2009?",
+            "over how many years will it be recognized?",
+            "what is the average per year?",
+        ],
+        &[Num("95"), Num("2.1"), Num("45.238095238")],
+    );
+}

@@ -119,6 +119,14 @@ pub(super) struct Cues {
     /// prices a unit.
     pub quantity_word: Vec<String>,
     pub unit_price_word: Vec<String>,
+    /// Words that ask for an amount of money ("spent", "paid").
+    pub money_ask: Vec<String>,
+    /// Words that ask for a count ("how many").
+    pub count_ask: Vec<String>,
+    /// Words before what an average is per ("per share").
+    pub per_word: Vec<String>,
+    /// Words that open a question ("how", "what").
+    pub question_word: Vec<String>,
 }
 
 /// The marker a mention carries for a beginning or end cue ("at the
@@ -216,6 +224,10 @@ impl Cues {
             complement_word: longest_first("ComplementWord"),
             quantity_word: stemmed("QuantityWord"),
             unit_price_word: stemmed("UnitPriceWord"),
+            money_ask: longest_first("MoneyAsk"),
+            count_ask: longest_first("CountAsk"),
+            per_word: longest_first("PerWord"),
+            question_word: plain("QuestionWord"),
         }
     }
 

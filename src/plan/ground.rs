@@ -29,6 +29,17 @@ enum Target {
     Header(usize),
 }
 
+/// What kind of amount a question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AskedUnit {
+    /// "how much did the company spend": money.
+    Money,
+    /// "how many shares": a count.
+    Count,
+    /// Either.
+    Any,
+}
+
 /// A mention as the features read it.
 pub(super) struct Asked<'m> {
     /// The mention's own words, each once.
@@ -55,6 +66,8 @@ pub(super) struct Grounder<'a> {
     pub(super) page: Rc<PageIndex>,
     /// The question asks for a rate or percentage, so printed percentages fit.
     pub(super) wants_percent: bool,
+    /// Whether the question asks for money or a count.
+    pub(super) asked_unit: AskedUnit,
     /// The question says "total".
     pub(super) asks_total: bool,
     /// The scale word the question asks its answer in.
@@ -102,6 +115,14 @@ impl<'a> Grounder<'a> {
         let wants_percent =
             cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
         let asks_total = words::tokens(question).contains(&cues.total_word);
+        let asks = |list: &[String]| list.iter().any(|w| q.contains(&format!(" {w} ")));
+        let asked_unit = if asks(&cues.count_ask) {
+            AskedUnit::Count
+        } else if asks(&cues.money_ask) {
+            AskedUnit::Money
+        } else {
+            AskedUnit::Any
+        };
         let spaced = crate::words::normalise_question(question);
         let numbered = |labels: &[(String, Option<i32>)]| -> Vec<bool> {
             labels
@@ -115,6 +136,7 @@ impl<'a> Grounder<'a> {
             page,
             wants_percent,
             asks_total,
+            asked_unit,
             asked_scale,
             asked_quarter: words::quarter_in(question),
             asked_month: words::month_in(question),

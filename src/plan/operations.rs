@@ -14,7 +14,7 @@ use super::sum::SumTerms;
 use super::turn::Turn;
 use crate::planner::PlanError;
 use crate::turn::{MetricType, Scale};
-use crate::words::content_words;
+use crate::words::{content_words, normalise_question};
 use rust_decimal::Decimal;
 
 impl RulesPlanner {
@@ -41,6 +41,13 @@ impl RulesPlanner {
         if let Some(formula) = self.percent_restatement(t, b) {
             return Ok((Operation::Product, formula?));
         }
+        if let Some((part, whole)) = self.average_per(t) {
+            let (a, n) = (b.add("amount", part), b.add("count", whole));
+            let formula = self
+                .formulas
+                .fill(Operation::Quotient, &[("a", &a), ("n", &n)], &[])?;
+            return Ok((Operation::Quotient, formula));
+        }
         let formula = match r.op {
             Operation::Lookup => self.lookup_formula(t, b)?,
             Operation::Product if r.constants.is_empty() => self.product_of_mentions(t, b)?,
@@ -52,6 +59,66 @@ impl RulesPlanner {
             Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
         };
         Ok((r.op, formula))
+    }
+
+    /// "what is the average price per share?" after the amount spent and
+    /// the number of shares, when the page prints no such average: the
+    /// earlier result whose question names what the average is per is the
+    /// whole, the other the part.
+    fn average_per(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let r = &t.r;
+        if r.op != Operation::Average || !r.years.is_empty() || !r.constants.is_empty() {
+            return None;
+        }
+        let (_, after) = split_at_first(&r.text, &self.cues.per_word)?;
+        // what it is per, a noun of time too ("per year"): stems of all words
+        let stems = |text: &str| -> Vec<String> {
+            crate::words::tokens(text)
+                .iter()
+                .map(|w| crate::words::stem(w))
+                .collect()
+        };
+        let per = stems(after);
+        let per = per.first()?;
+        let named: Vec<&String> = r.metric.iter().filter(|w| !w.starts_with('@')).collect();
+        let printed = |text: &str| {
+            let words = content_words(text);
+            named.iter().all(|w| words.contains(*w))
+        };
+        let s = t.schema;
+        if !named.is_empty()
+            && (s.rows.iter().chain(&s.columns).any(|(l, _)| printed(l))
+                || s.sentences.iter().any(|x| printed(x)))
+        {
+            return None;
+        }
+        let [.., a, b] = t.history.as_slice() else {
+            return None;
+        };
+        // the count: the one that names what the average is per, or when
+        // both do, the one asked "how many"
+        let counts = |h: &crate::turn::TurnResult| {
+            let q = normalise_question(&h.question);
+            (
+                stems(&h.question).contains(per),
+                self.cues
+                    .count_ask
+                    .iter()
+                    .any(|w| q.contains(&format!(" {w} "))),
+            )
+        };
+        let (ca, cb) = (counts(a), counts(b));
+        let b_counts = match (ca.0, cb.0) {
+            (false, true) => true,
+            (true, false) => false,
+            (true, true) if ca.1 != cb.1 => cb.1,
+            _ => return None,
+        };
+        if b_counts {
+            Some((reference_operand(a), reference_operand(b)))
+        } else {
+            Some((reference_operand(b), reference_operand(a)))
+        }
     }
 
     /// "what about in percentage?" after a ratio: the ratio times 100, when
@@ -121,7 +188,10 @@ impl RulesPlanner {
     /// converts it to the scale asked for (the scale pattern's template).
     fn lookup_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
         let year = t.r.years.first().copied().or(t.last_year);
-        let o = t.g.ground(&t.metric, year)?;
+        let o = match self.bare_total(t) {
+            Some(total) => total,
+            None => t.g.ground(&t.metric, year)?,
+        };
         // "what is the total value of the options?": a count times the unit
         // price its row prints
         if contains_any(&t.r.text, &self.cues.value_ask) {
@@ -144,6 +214,20 @@ impl RulesPlanner {
                 self.formulas.fill(Operation::Scale, &slots, &[])
             }
             _ => self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]),
+        }
+    }
+
+    /// "and the total?" after a look-up of one cell, naming nothing else:
+    /// the total of that cell's column (or row).
+    fn bare_total(&self, t: &Turn<'_>) -> Option<Operand> {
+        if !t.r.weak_sum || !t.r.years.is_empty() || !self.cues.specific(&t.r.metric).is_empty() {
+            return None;
+        }
+        let last = reference_operand(t.history.last()?);
+        let total = vec![self.cues.total_word.clone()];
+        match t.g.total_for(&last, &total)? {
+            Whole::One(o) => Some(o),
+            Whole::Sum(_) => None,
         }
     }
 

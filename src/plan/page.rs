@@ -219,8 +219,19 @@ fn same_amount(fact: Decimal, fact_scale: Decimal, cell: Decimal, table: Decimal
 
 /// The row whose amount each text number prints, if one: a [`distinctive`]
 /// number equal to a cell of one row only (see [`same_amount`]; a number
-/// several rows hold is no row's).
-fn aligned_rows(schema: &Schema) -> Vec<Option<usize>> {
+/// several rows hold is no row's). Money matches no row that counts things
+/// (fk:QuantityWord), and only money matches in another scale.
+fn aligned_rows(schema: &Schema, cues: &Cues) -> Vec<Option<usize>> {
+    // rows that count things ("number of stores") print no money
+    let counts: Vec<bool> = schema
+        .rows
+        .iter()
+        .map(|(l, _)| {
+            words::tokens(l)
+                .iter()
+                .any(|w| cues.quantity_word.contains(&words::stem(w)))
+        })
+        .collect();
     let scales: Vec<Decimal> = match table_scale(schema) {
         Some(s) => vec![s],
         None => [1u64, 1_000, 1_000_000]
@@ -236,16 +247,21 @@ fn aligned_rows(schema: &Schema) -> Vec<Option<usize>> {
                 return None;
             }
             let fact_scale = fact.scale.as_ref().map_or(Decimal::ONE, |s| s.multiplier());
+            // a rounding in another scale is of money ("$ 1.2 billion"),
+            // not of a count ("1.2 million shares")
+            let money = fact.raw.starts_with('$');
             let mut rows: Vec<usize> = schema
                 .cells
                 .iter()
                 .filter(|c| distinctive(c.value, false) && c.percent == fact.percent)
+                .filter(|c| !(money && counts.get(c.row) == Some(&true)))
                 .filter(|c| {
                     if fact.percent {
                         c.value.abs() == fact.value.abs()
                     } else {
                         scales
                             .iter()
+                            .filter(|t| money || **t == fact_scale)
                             .any(|t| same_amount(fact.value, fact_scale, c.value, *t))
                     }
                 })
@@ -516,7 +532,7 @@ impl PageIndex {
         let fact_words = fact_words(schema, &sentence_words);
         let row_text_words = text_alias_words(
             schema.rows.len(),
-            &aligned_rows(schema),
+            &aligned_rows(schema, cues),
             &fact_words,
             &row_words,
         );

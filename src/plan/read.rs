@@ -147,7 +147,7 @@ impl RulesPlanner {
             if let Some(trigger) = pattern
                 .triggers
                 .iter()
-                .find(|t| contains_phrase(haystack, t))
+                .find(|t| self.triggers_in(haystack, t))
             {
                 // "what is the average between them, in billions?" is an
                 // average; only a bare restatement is a scale conversion
@@ -162,6 +162,17 @@ impl RulesPlanner {
             }
         }
         best.map(|(_, op, t)| (op, t))
+    }
+
+    /// Whether `text` holds `trigger` as an operation: not where a question
+    /// word follows it ("over how many years", fk:QuestionWord), which
+    /// asks a value.
+    fn triggers_in(&self, text: &str, trigger: &str) -> bool {
+        let needle = format!(" {trigger} ");
+        text.match_indices(&needle).any(|(i, _)| {
+            let next = text[i + needle.len()..].split_whitespace().next();
+            !next.is_some_and(|w| self.cues.question_word.iter().any(|q| q == w))
+        })
     }
 
     /// The triggered operation, corrected by what else the question says: a

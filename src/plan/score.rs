@@ -4,7 +4,7 @@
 
 use super::cues::Boundary;
 use super::features::{Feature as F, FeatureVector};
-use super::ground::{same_word, Asked, Grounder};
+use super::ground::{same_word, Asked, AskedUnit, Grounder};
 use crate::kg::schema::HeaderNumberEntry;
 use crate::kg::{CellEntry, FactEntry};
 use crate::turn::Scale;
@@ -266,6 +266,12 @@ impl Grounder<'_> {
             if printed.word() == asked.as_str() {
                 f.set(F::scale_agrees, 1.0);
             }
+        }
+        let money = fact.raw.starts_with('$');
+        match self.asked_unit {
+            AskedUnit::Money if !money && !fact.percent => f.set(F::unit_disagrees, 1.0),
+            AskedUnit::Count if money => f.set(F::unit_disagrees, 1.0),
+            _ => {}
         }
         if fact.is_change {
             if self.wants_printed_change.get() {

@@ -71,7 +71,7 @@ impl RulesPlanner {
         if let Some(terms) = self.named_terms(t) {
             return Ok(SumTerms::Values(terms));
         }
-        if r.weak_sum && !r.refers {
+        if r.weak_sum && !r.refers && !t.own_metric.is_empty() {
             return t
                 .g
                 .ground(&t.metric, years.first().copied().or(t.last_year))

@@ -125,6 +125,23 @@ impl RulesPlanner {
     /// period?": a look-up that opens like a continuation repeats the
     /// operation of the turn before, on new periods or rows.
     fn continue_operation(&self, r: &mut Reading, ctx: &TurnContext<'_>) {
+        // "what is the total?" after two values: their sum, not a total row
+        let values = |turns: &[Option<TurnResult>]| {
+            turns.len() >= 2
+                && turns[turns.len() - 2..].iter().all(|t| {
+                    t.as_ref()
+                        .is_some_and(|t| t.metric_type == MetricType::Value)
+                })
+        };
+        if r.op == Operation::Lookup
+            && r.weak_sum
+            && r.years.is_empty()
+            && self.cues.specific(&r.metric).is_empty()
+            && values(ctx.state.turns())
+        {
+            r.op = Operation::Sum;
+            return;
+        }
         let continues = self
             .cues
             .continuation_lead
