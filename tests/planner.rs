@@ -2407,3 +2407,54 @@ fn a_trigger_before_a_question_word_is_no_operation() {
         &[Num("95"), Num("2.1"), Num("45.238095238")],
     );
 }
+
+/// A reserve's roll-forward over two years: the flows between two closing
+/// balances are the later year's.
+const RESERVE: TableRows = &[
+    &["", "severance", "facility closure", "total"],
+    &["balance at december 31 , 2008", "$ 25", "$ 5", "$ 30"],
+    &["charges", "40", "12", "52"],
+    &["cash payments", "-35 ( 35 )", "-7 ( 7 )", "-42 ( 42 )"],
+    &["balance at december 31 , 2009", "30", "10", "40"],
+    &["charges ( 2 )", "10", "3", "13"],
+    &[
+        "cash payments ( 2 )",
+        "-28 ( 28 )",
+        "-6 ( 6 )",
+        "-34 ( 34 )",
+    ],
+    &["balance at december 31 , 2010", "$ 12", "$ 7", "$ 19"],
+];
+
+#[test]
+fn a_roll_forwards_flows_are_the_year_of_the_balance_they_close_on() {
+    check(
+        RESERVE,
+        "the following table summarizes the activity in the restructuring reserve ( in millions ) :",
+        &[
+            "what were total cash payments in 2010?",
+            "and in 2009?",
+            "what were severance charges in 2010?",
+        ],
+        &[Num("34"), Num("42"), Num("10")],
+    );
+}
+
+#[test]
+fn the_difference_between_two_rows_named_in_full_is_the_first_less_the_second() {
+    check(
+        &[
+            &["", "2010", "2009"],
+            &["statutory federal income tax rate", "35.0%", "35.0%"],
+            &[
+                "state income taxes , net of federal benefit",
+                "2.1%",
+                "1.8%",
+            ],
+            &["effective tax rate", "32.8%", "33.7%"],
+        ],
+        "",
+        &["what was the difference between the statutory rate and the effective rate in 2010?"],
+        &[Num("2.2")],
+    );
+}

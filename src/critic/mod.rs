@@ -81,6 +81,7 @@ pub struct Deterministic {
     either_sign: Vec<String>,
     percentage: Vec<String>,
     year: Vec<String>,
+    punctuation_code: Vec<String>,
     scales: Vec<Scale>,
 }
 
@@ -108,6 +109,7 @@ impl Deterministic {
             either_sign: stemmed("EitherSignAsked"),
             percentage: stemmed("PercentageAsked"),
             year: stemmed("YearAsked"),
+            punctuation_code: tbox.word_list("PunctuationCode").to_vec(),
             scales: tbox.scales().to_vec(),
         }
     }
@@ -258,6 +260,23 @@ impl Deterministic {
         })
     }
 
+    /// A table cell in the range of years is an amount ("revenue" of 1950)
+    /// unless it is a punctuation code ("2014" for an em dash) or its row
+    /// names a year or date (a column "year ended ..." names the period); a
+    /// number of the text in that range reads as a year.
+    fn cell_reads_as_year(&self, v: &UsedValue) -> bool {
+        if !v.node.as_deref().is_some_and(|n| n.contains("/cell/")) {
+            return true;
+        }
+        let printed = v.value.normalize().to_string();
+        self.punctuation_code.contains(&printed)
+            || v.metric.as_deref().is_some_and(|row| {
+                words::tokens(row)
+                    .iter()
+                    .any(|w| self.year.contains(&words::stem(w)))
+            })
+    }
+
     fn year(&self, q: &Question<'_>, result: &TurnResult) -> Option<Finding> {
         if q.has_any(&self.year) || !matches!(result.value, Answer::Number(_)) {
             return None;
@@ -270,6 +289,7 @@ impl Deterministic {
                     && v.value.fract().is_zero()
                     && v.value >= Decimal::from(1900)
                     && v.value <= Decimal::from(2100)
+                    && self.cell_reads_as_year(v)
             })
             .collect();
         let first = years.first()?;
@@ -663,11 +683,21 @@ mod tests {
 
     #[test]
     fn a_page_value_that_is_a_year() {
-        let r = result(
-            MetricType::Value,
-            "2007",
-            "v",
-            vec![cell("v", "2007", "2007")],
+        let in_row = |row: &str, value: &str| {
+            let mut v = cell("v", value, value);
+            v.metric = Some(row.into());
+            result(MetricType::Value, value, "v", vec![v])
+        };
+        let r = in_row("revenue record year", "2007");
+        // an amount in the range of years is an amount, unless it is the
+        // digits of a dash's code point
+        assert_eq!(
+            check("what was revenue in 2009?", &in_row("revenue", "1950")),
+            None
+        );
+        assert_eq!(
+            check("what was revenue in 2009?", &in_row("revenue", "2014")),
+            Some(CheckKind::Year)
         );
         assert_eq!(
             check("what was the revenue record in 2009?", &r),

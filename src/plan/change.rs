@@ -13,7 +13,7 @@ use super::turn::Turn;
 use crate::kg::{CellEntry, Schema};
 use crate::planner::PlanError;
 use crate::turn::{MetricType, TurnResult};
-use crate::words;
+use crate::words::{self, content_words};
 use rust_decimal::Decimal;
 
 /// What a change is computed from.
@@ -50,6 +50,7 @@ impl RulesPlanner {
             if let Some((new, old)) = self
                 .compared_mentions(t)
                 .or_else(|| self.change_between_periods(t))
+                .or_else(|| self.difference_between_rows(t))
             {
                 return Ok(Pair(new, old));
             }
@@ -304,6 +305,30 @@ impl RulesPlanner {
         };
         let (new, old) = (at(a.max(b))?, at(a.min(b))?);
         (new.spec != old.spec).then_some((new, old))
+    }
+
+    /// "the difference between the statutory rate and the effective rate in
+    /// 2010": two rows, each named in full on its side of "between ... and"
+    /// (fk:BetweenWord), the first less the second, in one year.
+    fn difference_between_rows(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let (_, rest) = split_at_first(&t.r.text, &self.cues.between_word)?;
+        let (left, right) = rest.split_once(" and ")?;
+        let year = t.r.years.first().copied().or(t.last_year);
+        let side = |text: &str| -> Option<Operand> {
+            let own = self.cues.specific(&self.cues.mention_words(text));
+            if own.is_empty() {
+                return None;
+            }
+            let o = t.g.ground(&own, year).ok()?;
+            // the side names the row it reads: every word of it in its label
+            let (row, _) = o.cell?;
+            let label = content_words(&t.schema.rows.get(row)?.0);
+            own.iter()
+                .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
+                .then_some(o)
+        };
+        let (a, b) = (side(left)?, side(right)?);
+        (a.cell.map(|c| c.0) != b.cell.map(|c| c.0)).then_some((a, b))
     }
 
     /// "the cumulative return", "over the five-year period": a change

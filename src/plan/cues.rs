@@ -127,6 +127,8 @@ pub(super) struct Cues {
     pub per_word: Vec<String>,
     /// Words that open a question ("how", "what").
     pub question_word: Vec<String>,
+    /// Words that open two things compared ("between A and B").
+    pub between_word: Vec<String>,
 }
 
 /// The marker a mention carries for a beginning or end cue ("at the
@@ -228,6 +230,7 @@ impl Cues {
             count_ask: longest_first("CountAsk"),
             per_word: longest_first("PerWord"),
             question_word: plain("QuestionWord"),
+            between_word: plain("BetweenWord"),
         }
     }
 

@@ -49,6 +49,8 @@ pub(super) struct PageIndex {
     pub fact_is_total: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
+    /// The year of each flow row of a roll-forward ([`flow_row_years`]).
+    pub flow_row_year: Vec<Option<i32>>,
     pub column_boundary: Vec<Option<Boundary>>,
     /// The quarter each row and column label names.
     pub row_quarter: Vec<Option<u8>>,
@@ -148,6 +150,29 @@ fn bracket_years(schema: &Schema, mut boundary: Vec<Option<Boundary>>) -> Vec<Op
         }
     }
     boundary
+}
+
+/// The year each flow row of a roll-forward is about: a row without a year
+/// or boundary of its own, after a balance at the beginning of a year (that
+/// year), or between two balances at the end of years (the later one's:
+/// "granted" between "outstanding at december 31 , 2009" and "... 2010" is
+/// 2010's).
+fn flow_row_years(schema: &Schema, boundary: &[Option<Boundary>]) -> Vec<Option<i32>> {
+    let balance = |k: usize| boundary[k].zip(schema.rows[k].1);
+    (0..schema.rows.len())
+        .map(|i| {
+            if boundary[i].is_some() || schema.rows[i].1.is_some() {
+                return None;
+            }
+            let before = (0..i).rev().find_map(balance);
+            let after = (i + 1..schema.rows.len()).find_map(balance);
+            match (before, after) {
+                (Some((Boundary::Beginning, y)), _) => Some(y),
+                (Some((Boundary::End, _)), Some((Boundary::End, y))) => Some(y),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// One value per label (row or column), computed from the label's text.
@@ -536,8 +561,10 @@ impl PageIndex {
             &fact_words,
             &row_words,
         );
-        let row_boundary =
-            bracket_years(schema, per_label(&schema.rows, |l| label_boundary(l, cues)));
+        // the labels' own boundaries give a roll-forward's flows their year
+        let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
+        let flow_row_year = flow_row_years(schema, &printed_boundary);
+        let row_boundary = bracket_years(schema, printed_boundary);
         let row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
         let vocabulary = idf
@@ -563,7 +590,9 @@ impl PageIndex {
                 .into_iter()
                 .chain(lost_row_year)
                 .collect(),
-            row_years_are_names: row_years_are_names(schema),
+            row_years_are_names: row_years_are_names(schema)
+                && flow_row_year.iter().all(Option::is_none),
+            flow_row_year,
             row_is_total: per_label(&schema.rows, is_total),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),

@@ -185,7 +185,10 @@ impl Grounder<'_> {
                 return;
             }
         }
-        let cell_year = cell.column_year.or(cell.row_year);
+        let cell_year = cell
+            .column_year
+            .or(cell.row_year)
+            .or(self.page.flow_row_year[cell.row]);
         if self.page.row_years_are_names && cell.column_year.is_none() {
             // "2007 net revenue ... rider revenue ... 2008 net revenue": the
             // years name a few rows; a year asked does not rule out the others
