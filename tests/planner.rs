@@ -2458,3 +2458,36 @@ fn the_difference_between_two_rows_named_in_full_is_the_first_less_the_second() 
         &[Num("2.2")],
     );
 }
+
+#[test]
+fn that_as_a_percentage_after_a_change_is_over_the_value_it_started_from() {
+    check(
+        SEGMENT_SALES,
+        "",
+        &[
+            "what was the change in industrial sales from 2008 to 2009?",
+            "what is that as a percentage?",
+        ],
+        &[Num("-80"), Num("-0.0888888889")],
+    );
+}
+
+#[test]
+fn a_years_total_on_a_table_of_its_quarters_adds_the_four() {
+    let quarters: TableRows = &[
+        &["", "high", "low", "dividends declared"],
+        &["first quarter 2009", "$ 25.10", "$ 18.20", "$ 0.10"],
+        &["second quarter 2009", "27.40", "22.15", "0.10"],
+        &["third quarter 2009", "30.05", "26.00", "0.12"],
+        &["fourth quarter 2009", "32.80", "28.75", "0.12"],
+    ];
+    check(
+        quarters,
+        "",
+        &[
+            "what were total dividends declared per share in 2009?",
+            "what was the total dividend declared in the third quarter of 2009?",
+        ],
+        &[Num("0.44"), Num("0.12")],
+    );
+}

@@ -304,6 +304,59 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// The cells of a year's quarters, when `o` reads one quarter's cell of
+    /// a table that prints each quarter of that year (a row or column each)
+    /// and no total: the same column's (or row's) cells of all four.
+    pub fn quarters_of(&self, o: &Operand) -> Option<Vec<Operand>> {
+        let (row, column) = o.cell?;
+        let page = &self.page;
+        if page
+            .row_is_total
+            .iter()
+            .chain(&page.column_is_total)
+            .any(|t| *t)
+        {
+            return None;
+        }
+        let cell_at = |r: usize, c: usize| {
+            self.schema
+                .cells
+                .iter()
+                .find(|x| x.row == r && x.column == c)
+        };
+        let year_of = |r: usize, c: usize| {
+            let cell = cell_at(r, c)?;
+            cell.row_year.or(cell.column_year)
+        };
+        let year = year_of(row, column);
+        let along: Vec<(usize, usize)> = if page.row_quarter[row].is_some() {
+            (0..self.schema.rows.len())
+                .filter(|&r| page.row_quarter[r].is_some())
+                .map(|r| (r, column))
+                .collect()
+        } else if page.column_quarter[column].is_some() {
+            (0..self.schema.columns.len())
+                .filter(|&c| page.column_quarter[c].is_some())
+                .map(|c| (row, c))
+                .collect()
+        } else {
+            return None;
+        };
+        let cells: Vec<&CellEntry> = along
+            .into_iter()
+            .filter(|&(r, c)| year_of(r, c) == year)
+            .filter_map(|(r, c)| cell_at(r, c))
+            .collect();
+        let mut quarters: Vec<u8> = cells
+            .iter()
+            .filter_map(|c| page.row_quarter[c.row].or(page.column_quarter[c.column]))
+            .collect();
+        quarters.sort_unstable();
+        quarters.dedup();
+        (cells.len() == 4 && quarters == [1, 2, 3, 4])
+            .then(|| cells.into_iter().map(|c| self.cell_value(c)).collect())
+    }
+
     /// The cell of the row labelled `label` for `year`.
     pub fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
         let cells: Vec<&CellEntry> = self

@@ -41,6 +41,10 @@ impl RulesPlanner {
         if let Some(formula) = self.percent_restatement(t, b) {
             return Ok((Operation::Product, formula?));
         }
+        if let Some(terms) = self.year_of_quarters(t) {
+            let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
+            return Ok((Operation::Sum, self.formulas.sum(&names)?));
+        }
         if let Some((part, whole)) = self.average_per(t) {
             let (a, n) = (b.add("amount", part), b.add("count", whole));
             let formula = self
@@ -59,6 +63,21 @@ impl RulesPlanner {
             Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
         };
         Ok((r.op, formula))
+    }
+
+    /// "what were total dividends declared in 2009?" on a table of the
+    /// year's quarters without a total: the four quarters' cells.
+    fn year_of_quarters(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        if t.r.op != Operation::Lookup
+            || !t.r.weak_sum
+            || t.own_metric.is_empty()
+            || t.g.asked_quarter.is_some()
+        {
+            return None;
+        }
+        let year = t.r.years.first().copied().or(t.last_year);
+        let one = t.g.ground(&t.metric, year).ok()?;
+        t.g.quarters_of(&one)
     }
 
     /// "what is the average price per share?" after the amount spent and

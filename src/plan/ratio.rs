@@ -43,9 +43,31 @@ impl RulesPlanner {
         if let Some(found) = self.share_of_last_whole(t, year_default) {
             return Ok(found);
         }
+        if let Some(found) = self.change_as_percentage(t) {
+            return Ok(found);
+        }
         // "what is the ratio?" — the last two results
         let (x, y) = last_two(&t.history)?;
         Ok((x, Whole::One(y)))
+    }
+
+    /// "what is that as a percentage?" right after a change, naming nothing:
+    /// the change over the value it started from.
+    fn change_as_percentage(&self, t: &Turn<'_>) -> PartWhole {
+        let names_percent = self
+            .cues
+            .percent
+            .iter()
+            .any(|w| t.r.text.contains(&format!(" {w} ")));
+        if !t.own_metric.is_empty() || !t.r.refers || !names_percent {
+            return None;
+        }
+        let last = t.history.last()?;
+        if last.metric_type != MetricType::Change {
+            return None;
+        }
+        let old = last.variables.get(1)?;
+        Some((reference_operand(last), Whole::One(operand_from_used(old))))
     }
 
     /// "and what percentage did the goodwill represent?" after a share of
