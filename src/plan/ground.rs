@@ -12,7 +12,7 @@
 pub use super::features::{Feature, FeatureVector, Weights};
 
 use super::cues::{Boundary, Cues, BEGINNING_MARK, END_MARK};
-use super::operand::{cell_operand, fact_operand, header_operand, GroundingNote, Operand, Whole};
+use super::operand::{fact_operand, header_operand, GroundingNote, Operand};
 use super::page::PageIndex;
 use crate::kg::{CellEntry, FactEntry, Schema, HEADER_NUMBER_NODE};
 use crate::planner::PlanError;
@@ -161,214 +161,6 @@ impl<'a> Grounder<'a> {
     /// A word's rarity on the page (its inverse document frequency).
     pub(super) fn weight(&self, w: &str) -> f64 {
         self.page.idf.get(w).copied().unwrap_or(0.0)
-    }
-
-    /// Whether row `row` is a flow of a roll-forward table: the table has
-    /// an opening and a closing balance row, and this row is neither.
-    pub fn is_flow_row(&self, row: usize) -> bool {
-        let b = &self.page.row_boundary;
-        b.contains(&Some(Boundary::Beginning))
-            && b.contains(&Some(Boundary::End))
-            && b.get(row).is_some_and(Option::is_none)
-    }
-
-    /// Years the table's columns (or rows) name, ascending.
-    pub fn years(&self) -> Vec<i32> {
-        let mut ys: Vec<i32> = self.schema.columns.iter().filter_map(|(_, y)| *y).collect();
-        if ys.len() < 2 {
-            ys = self.schema.rows.iter().filter_map(|(_, y)| *y).collect();
-        }
-        ys.sort_unstable();
-        ys.dedup();
-        ys
-    }
-
-    /// The total a table cell is a part of: a "total" row in its column or
-    /// a "total" column in its row, the one whose label best matches
-    /// `whole`; in a table with no totals at all, the sum of its column.
-    pub fn total_for(&self, part: &Operand, whole: &[String]) -> Option<Whole> {
-        let (row, column) = part.cell?;
-        let q: Vec<&String> = whole.iter().collect();
-        // "what portion of operating leases is due in 1 year": a whole that
-        // names the part's row is that row's total, one that names its
-        // column that column's
-        let names = |label: &[String]| {
-            let all = !label.is_empty() && label.iter().all(|l| q.iter().any(|w| same_word(l, w)));
-            if all {
-                1.0
-            } else {
-                0.0
-            }
-        };
-        let names_row = names(&self.page.row_words[row]);
-        let names_column = names(&self.page.column_words[column]);
-        let mut best: Option<(f64, &CellEntry)> = None;
-        for c in &self.schema.cells {
-            let (label, total, along) = if c.column == column && c.row != row {
-                (
-                    &self.page.row_words[c.row],
-                    self.page.row_is_total[c.row],
-                    names_column,
-                )
-            } else if c.row == row && c.column != column {
-                (
-                    &self.page.column_words[c.column],
-                    self.page.column_is_total[c.column],
-                    names_row,
-                )
-            } else {
-                continue;
-            };
-            if !total {
-                continue;
-            }
-            let score = self.overlap(&q, label) + along - 0.01 * label.len() as f64;
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, c));
-            }
-        }
-        if let Some((_, c)) = best {
-            return Some(Whole::One(self.cell_value(c)));
-        }
-        let any_total = self
-            .page
-            .row_is_total
-            .iter()
-            .chain(&self.page.column_is_total)
-            .any(|t| *t);
-        let cells: Vec<&CellEntry> = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.column == column)
-            .collect();
-        if any_total || cells.len() < 3 || cells.iter().any(|c| c.percent) {
-            return None;
-        }
-        // "what portion of the net sales is the operating income": the
-        // whole names a row of its own, not the column's sum
-        let names_row = |r: usize| {
-            let label = &self.page.row_words[r];
-            !label.is_empty() && label.iter().all(|l| whole.iter().any(|w| same_word(l, w)))
-        };
-        if cells.iter().any(|c| c.row != row && names_row(c.row)) {
-            return None;
-        }
-        // a table with years as rows: its column runs over periods, and
-        // periods are not parts of a whole; the whole is another column
-        if cells.iter().all(|c| c.row_year.is_some()) {
-            return None;
-        }
-        Some(Whole::Sum(
-            cells.into_iter().map(|c| self.cell_value(c)).collect(),
-        ))
-    }
-
-    /// A table cell as an operand: a figure printed negative counts by its
-    /// magnitude, unless its row prints both signs ("net income ( loss )").
-    pub fn cell_value(&self, cell: &CellEntry) -> Operand {
-        let mut o = cell_operand(cell);
-        if self.page.row_signs_mixed.get(cell.row) == Some(&true) {
-            o.magnitude = false;
-        }
-        o
-    }
-
-    /// The cell of the same row and column year as `o` that sits nearest
-    /// `other`'s column, when the table prints that year in more than one
-    /// column.
-    pub fn nearest_twin(&self, o: Operand, other: &Operand) -> Operand {
-        let (Some((row, column)), Some((_, other_column))) = (o.cell, other.cell) else {
-            return o;
-        };
-        let Some(year) = self
-            .schema
-            .cells
-            .iter()
-            .find(|c| c.row == row && c.column == column)
-            .and_then(|c| c.column_year)
-        else {
-            return o;
-        };
-        let twin = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.row == row && c.column != column && c.column_year == Some(year))
-            .min_by_key(|c| c.column.abs_diff(other_column));
-        match twin {
-            Some(c) if c.column.abs_diff(other_column) < column.abs_diff(other_column) => {
-                self.cell_value(c)
-            }
-            _ => o,
-        }
-    }
-
-    /// The cells of a year's quarters, when `o` reads one quarter's cell of
-    /// a table that prints each quarter of that year (a row or column each)
-    /// and no total: the same column's (or row's) cells of all four.
-    pub fn quarters_of(&self, o: &Operand) -> Option<Vec<Operand>> {
-        let (row, column) = o.cell?;
-        let page = &self.page;
-        if page
-            .row_is_total
-            .iter()
-            .chain(&page.column_is_total)
-            .any(|t| *t)
-        {
-            return None;
-        }
-        let cell_at = |r: usize, c: usize| {
-            self.schema
-                .cells
-                .iter()
-                .find(|x| x.row == r && x.column == c)
-        };
-        let year_of = |r: usize, c: usize| {
-            let cell = cell_at(r, c)?;
-            cell.row_year.or(cell.column_year)
-        };
-        let year = year_of(row, column);
-        let along: Vec<(usize, usize)> = if page.row_quarter[row].is_some() {
-            (0..self.schema.rows.len())
-                .filter(|&r| page.row_quarter[r].is_some())
-                .map(|r| (r, column))
-                .collect()
-        } else if page.column_quarter[column].is_some() {
-            (0..self.schema.columns.len())
-                .filter(|&c| page.column_quarter[c].is_some())
-                .map(|c| (row, c))
-                .collect()
-        } else {
-            return None;
-        };
-        let cells: Vec<&CellEntry> = along
-            .into_iter()
-            .filter(|&(r, c)| year_of(r, c) == year)
-            .filter_map(|(r, c)| cell_at(r, c))
-            .collect();
-        let mut quarters: Vec<u8> = cells
-            .iter()
-            .filter_map(|c| page.row_quarter[c.row].or(page.column_quarter[c.column]))
-            .collect();
-        quarters.sort_unstable();
-        quarters.dedup();
-        (cells.len() == 4 && quarters == [1, 2, 3, 4])
-            .then(|| cells.into_iter().map(|c| self.cell_value(c)).collect())
-    }
-
-    /// The cell of the row labelled `label` for `year`.
-    pub fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
-        let cells: Vec<&CellEntry> = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.row_label == label && c.column_year.or(c.row_year) == Some(year))
-            .collect();
-        match cells.as_slice() {
-            [cell] => Some(self.cell_value(cell)),
-            _ => None,
-        }
     }
 
     /// The value in the anchor's row (or sentence) for `year`.
@@ -541,8 +333,21 @@ impl<'a> Grounder<'a> {
             |t| self.describe(t),
             |t| self.value_of(t),
         );
+        self.choose(ranked, &own, year, mention_text)
+    }
+
+    /// The best of the ranked candidates, unless the row the mention names
+    /// is blank for the year, the table's unnamed lost row is meant, or no
+    /// candidate scores above the floor.
+    fn choose(
+        &self,
+        ranked: Vec<(f64, Target, FeatureVector)>,
+        own: &[&String],
+        year: Option<i32>,
+        mention_text: String,
+    ) -> Result<Operand, PlanError> {
         if let (Some((_, Target::Cell(k), _)), Some(y)) = (ranked.first(), year) {
-            if let Some(row) = self.blank_named_row(&own, self.schema.cells[*k].row, y) {
+            if let Some(row) = self.blank_named_row(own, self.schema.cells[*k].row, y) {
                 return Err(PlanError::NotGrounded {
                     mention: format!(
                         "{mention_text} (the row `{}` prints no number for {y})",
@@ -552,7 +357,7 @@ impl<'a> Grounder<'a> {
             }
         }
         if let Some((_, Target::Fact(_), f)) = ranked.first() {
-            if self.only_text_rate_names(&own, f) {
+            if self.only_text_rate_names(own, f) {
                 let why = "no label prints these words, the text only a rate or change of them";
                 if let Some(o) = self.lost_row_unnamed(&mention_text, year, why) {
                     return Ok(o);

@@ -24,6 +24,7 @@ mod revise;
 pub mod rules;
 mod score;
 mod sum;
+mod table;
 mod template;
 mod turn;
 

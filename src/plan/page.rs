@@ -541,17 +541,8 @@ impl PageIndex {
 
     /// Indexes a page.
     fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
-        let text_words: HashSet<String> = schema
-            .sentences
-            .iter()
-            .flat_map(|s| words::tokens(s))
-            // a label word of a cue list is a word, not glued ones ("thereafter")
-            .chain(cues.thereafter.iter().cloned())
-            .collect();
-        let label_words = |l: &str| content_words(&words::unglue(l, &text_words));
-        let row_words = per_label(&schema.rows, label_words);
+        let (row_words, column_words) = label_words(schema, cues);
         let row_alias_words = alias_words(schema, &row_words, lexicon);
-        let column_words = per_label(&schema.columns, label_words);
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
         let fact_words = fact_words(schema, &sentence_words);
@@ -573,14 +564,8 @@ impl PageIndex {
             .chain(row_alias_words.iter().flatten().cloned())
             .collect();
         let row_quarter = per_label(&schema.rows, words::quarter_in);
-        let (lost_row_year, lost_row_quarter) = lost_first_row(schema, &row_quarter);
-        let (lost_row_month, lost_month_year) = lost_first_month(schema);
-        // rows of months ("december 2009", "january 2010") step by months
-        let lost_row_year = if lost_row_month.is_some() {
-            lost_month_year
-        } else {
-            lost_row_year
-        };
+        let (lost_row_year, lost_row_quarter, lost_row_month) =
+            lost_row_period(schema, &row_quarter);
         let total_word = cues.total_word.as_str();
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
         Self {
@@ -625,6 +610,36 @@ impl PageIndex {
             fact_words,
         }
     }
+}
+
+/// The content words of each row and column label, with words the
+/// extraction glued together split on the words the text prints.
+fn label_words(schema: &Schema, cues: &Cues) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    let text_words: HashSet<String> = schema
+        .sentences
+        .iter()
+        .flat_map(|s| words::tokens(s))
+        // a label word of a cue list is a word, not glued ones ("thereafter")
+        .chain(cues.thereafter.iter().cloned())
+        .collect();
+    let label_words = |l: &str| content_words(&words::unglue(l, &text_words));
+    (
+        per_label(&schema.rows, label_words),
+        per_label(&schema.columns, label_words),
+    )
+}
+
+/// The year, quarter and month of the first row the table lost into its
+/// header ([`lost_first_row`], [`lost_first_month`]): rows of months
+/// ("december 2009", "january 2010") step by months.
+fn lost_row_period(
+    schema: &Schema,
+    row_quarter: &[Option<u8>],
+) -> (Option<i32>, Option<u8>, Option<u8>) {
+    let (year, quarter) = lost_first_row(schema, row_quarter);
+    let (month, month_year) = lost_first_month(schema);
+    let year = if month.is_some() { month_year } else { year };
+    (year, quarter, month)
 }
 
 /// The words a lost first row shares with its sequence ("quarter" of
