@@ -135,6 +135,17 @@ pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.contains(&word)
 }
 
+/// A word's surface form: lowercase, without a plural's "s" ("revenues"
+/// is "revenue"), so that words one stem apart ("exercisable",
+/// "exercised") stay apart.
+pub fn surface(word: &str) -> String {
+    let w = word.to_lowercase();
+    match w.strip_suffix('s') {
+        Some(stem) if stem.len() > 2 && !stem.ends_with('s') => stem.to_string(),
+        _ => w,
+    }
+}
+
 /// Lowercase alphanumeric tokens of a text (`&`, `/` and punctuation split).
 pub fn tokens(text: &str) -> Vec<String> {
     text.to_lowercase()
@@ -505,6 +516,15 @@ pub fn normalise_question(q: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn surface_forms_drop_a_plural_and_keep_other_endings() {
+        assert_eq!(surface("Revenues"), "revenue");
+        assert_eq!(surface("exercisable"), "exercisable");
+        assert_eq!(surface("exercised"), "exercised");
+        assert_eq!(surface("business"), "business");
+        assert_eq!(surface("gas"), "gas");
+    }
 
     #[test]
     fn years_of_headers() {

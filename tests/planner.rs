@@ -2491,3 +2491,18 @@ fn a_years_total_on_a_table_of_its_quarters_adds_the_four() {
         &[Num("0.44"), Num("0.12")],
     );
 }
+
+#[test]
+fn a_word_the_question_prints_beats_one_that_only_shares_its_stem() {
+    // "exercisable" and "exercised" have one stem
+    check(
+        &[
+            &["( in thousands )", "2010", "2009"],
+            &["options exercised", "1,100", "900"],
+            &["options exercisable", "3,100", "2,800"],
+        ],
+        "",
+        &["how many options were exercisable in 2010?"],
+        &[Num("3100")],
+    );
+}

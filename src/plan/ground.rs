@@ -66,6 +66,8 @@ pub(super) struct Grounder<'a> {
     pub(super) page: Rc<PageIndex>,
     /// The question asks for a rate or percentage, so printed percentages fit.
     pub(super) wants_percent: bool,
+    /// The question's words in their surface forms ([`words::surface`]).
+    pub(super) surface: HashSet<String>,
     /// Whether the question asks for money or a count.
     pub(super) asked_unit: AskedUnit,
     /// The question says "total".
@@ -135,6 +137,10 @@ impl<'a> Grounder<'a> {
             weights,
             page,
             wants_percent,
+            surface: words::tokens(question)
+                .iter()
+                .map(|t| words::surface(t))
+                .collect(),
             asks_total,
             asked_unit,
             asked_scale,

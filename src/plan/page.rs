@@ -49,6 +49,9 @@ pub(super) struct PageIndex {
     pub fact_is_total: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
+    /// Each row label's content words as (stem, surface form): the
+    /// surface tells "exercisable" from "exercised", one stem apart.
+    pub row_surface: Vec<Vec<(String, String)>>,
     /// The year of each flow row of a roll-forward ([`flow_row_years`]).
     pub flow_row_year: Vec<Option<i32>>,
     pub column_boundary: Vec<Option<Boundary>>,
@@ -578,6 +581,7 @@ impl PageIndex {
             row_years_are_names: row_years_are_names(schema)
                 && flow_row_year.iter().all(Option::is_none),
             flow_row_year,
+            row_surface: per_label(&schema.rows, surface_words),
             row_is_total: per_label(&schema.rows, is_total),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
@@ -610,6 +614,15 @@ impl PageIndex {
             fact_words,
         }
     }
+}
+
+/// A text's content words as (stem, surface form).
+fn surface_words(text: &str) -> Vec<(String, String)> {
+    words::tokens(text)
+        .into_iter()
+        .filter(|t| !words::is_stop_word(t) && t.chars().any(char::is_alphabetic))
+        .map(|t| (words::stem(&t), words::surface(&t)))
+        .collect()
 }
 
 /// The content words of each row and column label, with words the

@@ -48,6 +48,19 @@ impl Grounder<'_> {
             .map(|w| self.weight(w).max(0.3))
             .sum();
         f.set(F::label_match, hit / a.weight);
+        // row words the mention meets only by their stem ("exercised" for
+        // "exercisable")
+        let met: Vec<&(String, String)> = self.page.row_surface[cell.row]
+            .iter()
+            .filter(|(stem, _)| q.iter().any(|w| same_word(stem, w)))
+            .collect();
+        if !met.is_empty() {
+            let inexact = met
+                .iter()
+                .filter(|(_, s)| !self.surface.contains(s))
+                .count();
+            f.set(F::stem_only_match, inexact as f64 / met.len() as f64);
+        }
         // the words the text prints beside the row's amount, those no label
         // prints
         // a total row takes the table's caption for its name, unless the
