@@ -2506,3 +2506,26 @@ fn a_word_the_question_prints_beats_one_that_only_shares_its_stem() {
         &[Num("3100")],
     );
 }
+
+#[test]
+fn the_total_of_a_row_over_two_years_adds_that_row_not_the_total_row() {
+    check(
+        SEGMENT_SALES,
+        "",
+        &["what was the total of industrial sales in 2008 and 2009?"],
+        &[Num("1720")],
+    );
+}
+
+#[test]
+fn a_share_asked_again_for_another_year_reads_the_same_rows() {
+    check(
+        SEGMENT_SALES,
+        "",
+        &[
+            "what percentage of total sales in 2009 came from the industrial segment?",
+            "what about in 2008?",
+        ],
+        &[Num("0.4408602151"), Num("0.4812834225")],
+    );
+}

@@ -41,6 +41,12 @@ impl RulesPlanner {
         if let Some(formula) = self.percent_restatement(t, b) {
             return Ok((Operation::Product, formula?));
         }
+        // "what about in 2008?" after a share: the same rows' share that year
+        if r.op == Operation::Lookup {
+            if let Some((num, den)) = super::ratio::ratio_in_another_year(t) {
+                return Ok((Operation::Ratio, self.ratio_of(b, num, den)?));
+            }
+        }
         if let Some(terms) = self.year_of_quarters(t) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
@@ -385,6 +391,11 @@ impl RulesPlanner {
             }
             Err(e) => return Err(e),
         };
+        self.ratio_of(b, num, den)
+    }
+
+    /// The formula of a part over its whole, in one scale.
+    fn ratio_of(&self, b: &mut PlanBuilder, num: Operand, den: Whole) -> Result<String, PlanError> {
         // "what percentage of net sales were in the united states?" where the
         // part is a percentage the page prints of an amount: that is the share
         if matches!(&den, Whole::One(d) if num.percent && !d.percent) {

@@ -25,8 +25,26 @@ fn started_from(t: &Turn<'_>, num: &Operand) -> Option<Operand> {
         .map(operand_from_used)
 }
 
+/// "what about in 2008?" after a share that read two table cells, naming
+/// nothing else: the same rows' cells in the year asked.
+pub(super) fn ratio_in_another_year(t: &Turn<'_>) -> PartWhole {
+    let [year] = t.r.years.as_slice() else {
+        return None;
+    };
+    let last = t.history.last()?;
+    if !t.own_metric.is_empty() || last.metric_type != MetricType::Ratio {
+        return None;
+    }
+    let in_year = |name: &str| {
+        let v = last.variables.iter().find(|v| v.name == name)?;
+        t.g.cell_in_row(v.metric.as_deref()?, *year)
+    };
+    let (part, whole) = (in_year("part")?, in_year("whole")?);
+    (part.spec != whole.spec).then_some((part, Whole::One(whole)))
+}
+
 /// A part and its whole, when a reading of the question finds both.
-type PartWhole = Option<(Operand, Whole)>;
+pub(super) type PartWhole = Option<(Operand, Whole)>;
 
 impl RulesPlanner {
     /// Operands of a ratio: part and whole.

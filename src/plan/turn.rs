@@ -89,6 +89,11 @@ impl RulesPlanner {
         if r.op == Operation::Ratio {
             g.wants_percent = false;
         }
+        // "the total of industrial sales in 2008 and 2009": the total is the
+        // addition asked, not a total row
+        if r.op == Operation::Sum && r.weak_sum {
+            g.asks_total = false;
+        }
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
         g.earlier = history
             .iter()
