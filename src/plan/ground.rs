@@ -11,7 +11,7 @@
 
 pub use super::features::{Feature, FeatureVector, Weights};
 
-use super::cues::{Boundary, Cues, BEGINNING_MARK, END_MARK};
+use super::cues::{contains_any, Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{fact_operand, header_operand, GroundingNote, Operand};
 use super::page::PageIndex;
 use crate::kg::{CellEntry, FactEntry, Schema, HEADER_NUMBER_NODE};
@@ -113,14 +113,14 @@ impl<'a> Grounder<'a> {
         asked_scale: Option<String>,
     ) -> Self {
         let page = PageIndex::cached(schema, lexicon, cues);
-        let q = format!(" {} ", words::tokens(question).join(" "));
+        let tokens = words::tokens(question);
+        let q = format!(" {} ", tokens.join(" "));
         let wants_percent =
             cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
-        let asks_total = words::tokens(question).contains(&cues.total_word);
-        let asks = |list: &[String]| list.iter().any(|w| q.contains(&format!(" {w} ")));
-        let asked_unit = if asks(&cues.count_ask) {
+        let asks_total = tokens.contains(&cues.total_word);
+        let asked_unit = if contains_any(&q, &cues.count_ask) {
             AskedUnit::Count
-        } else if asks(&cues.money_ask) {
+        } else if contains_any(&q, &cues.money_ask) {
             AskedUnit::Money
         } else {
             AskedUnit::Any
@@ -137,10 +137,7 @@ impl<'a> Grounder<'a> {
             weights,
             page,
             wants_percent,
-            surface: words::tokens(question)
-                .iter()
-                .map(|t| words::surface(t))
-                .collect(),
+            surface: tokens.iter().map(|t| words::surface(t)).collect(),
             asks_total,
             asked_unit,
             asked_scale,

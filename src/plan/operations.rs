@@ -126,10 +126,7 @@ impl RulesPlanner {
             let q = normalise_question(&h.question);
             (
                 stems(&h.question).contains(per),
-                self.cues
-                    .count_ask
-                    .iter()
-                    .any(|w| q.contains(&format!(" {w} "))),
+                contains_any(&q, &self.cues.count_ask),
             )
         };
         let (ca, cb) = (counts(a), counts(b));

@@ -3,6 +3,7 @@
 //! ratio ("A as a portion of B") at its connector; a bare "what is the
 //! ratio?" takes the last two results.
 
+use super::cues::contains_any;
 use super::ground::same_word;
 use super::history::last_two;
 use super::mention::strip_ratio_lead;
@@ -72,11 +73,7 @@ impl RulesPlanner {
     /// "what is that as a percentage?" right after a change, naming nothing:
     /// the change over the value it started from.
     fn change_as_percentage(&self, t: &Turn<'_>) -> PartWhole {
-        let names_percent = self
-            .cues
-            .percent
-            .iter()
-            .any(|w| t.r.text.contains(&format!(" {w} ")));
+        let names_percent = contains_any(&t.r.text, &self.cues.percent);
         if !t.own_metric.is_empty() || !t.r.refers || !names_percent {
             return None;
         }
