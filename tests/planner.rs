@@ -2529,3 +2529,98 @@ fn a_share_asked_again_for_another_year_reads_the_same_rows() {
         &[Num("0.4408602151"), Num("0.4812834225")],
     );
 }
+
+#[test]
+fn a_total_over_a_range_of_years_adds_every_year_in_it() {
+    // 850 + 900 + 820: the range's middle year too, however it is written
+    check(
+        &[
+            &["", "2009", "2008", "2007"],
+            &["industrial", "$ 820", "$ 900", "$ 850"],
+            &["consumer", "610", "580", "560"],
+            &["total sales", "$ 1,430", "$ 1,480", "$ 1,410"],
+        ],
+        "",
+        &[
+            "what were the total industrial sales over 2007-2009?",
+            "what were the industrial sales for the years 2007 through 2009 combined?",
+            "what was the average industrial sales from 2007 to 2009?",
+            "what was the change in industrial sales from 2007 to 2009?",
+        ],
+        &[Num("2570"), Num("2570"), Num("856.6666667"), Num("-30")],
+    );
+}
+
+#[test]
+fn over_two_years_is_a_span_of_time_not_a_division() {
+    check(
+        SEGMENT_SALES,
+        "",
+        &["what were the combined consumer sales over 2008 and 2009?"],
+        &[Num("1190")],
+    );
+}
+
+#[test]
+fn a_change_keeps_to_amount_columns_when_a_year_also_has_a_percent_column() {
+    check(
+        &[
+            &[
+                "( in millions )",
+                "2010",
+                "% of net sales 2010",
+                "2009",
+                "% of net sales 2009",
+            ],
+            &["net sales", "2,400", "100%", "2,200", "100%"],
+            &["cost of sales", "1,500", "62.5%", "1,430", "65.0%"],
+            &["operating income", "420", "17.5%", "320", "14.5%"],
+        ],
+        "",
+        &["what was the change in operating income from 2009 to 2010?"],
+        &[Num("100")],
+    );
+}
+
+#[test]
+fn an_adjective_of_a_place_names_the_place_s_row() {
+    // "european" meets "europe" though the page never prints it, as well as
+    // "revenue" meets the text's sentence about the total
+    check(
+        &[
+            &["( in millions )", "2010", "2009"],
+            &["north america", "380", "360"],
+            &["europe", "150", "140"],
+            &["asia", "80", "65"],
+            &["total", "610", "565"],
+        ],
+        "revenue increased $ 45 million , or 8% , to $ 610 million in 2010 from $ 565 million in 2009 .",
+        &["what was european revenue in 2009?"],
+        &[Num("140")],
+    );
+}
+
+#[test]
+fn how_much_of_a_total_asks_the_part_not_a_share() {
+    check(
+        &[
+            &["( in millions )", "2010", "2009"],
+            &["north america", "380", "360"],
+            &["europe", "150", "140"],
+            &["total", "610", "565"],
+        ],
+        "",
+        &["how much of the revenue came from europe in 2010?"],
+        &[Num("150")],
+    );
+}
+
+#[test]
+fn share_after_per_names_a_unit_not_a_share() {
+    check(
+        SALES,
+        "cash dividends paid were 40 cents per share of common stock in 2009 .",
+        &["what was the 2009 cash dividend per share of common stock?"],
+        &[Num("40")],
+    );
+}

@@ -107,6 +107,8 @@ pub(super) struct Cues {
     pub period_start_lead: Vec<String>,
     /// Words between the two years of a period ("2008 and 2009").
     pub period_joiner: Vec<String>,
+    /// Words between the first and last year of a range ("2007 through 2009").
+    pub range_joiner: Vec<String>,
     /// Nouns of time that a reference word before them points at ("of that year").
     pub period_noun: Vec<String>,
     /// Phrases that ask for the last ratio as a percentage.
@@ -220,6 +222,7 @@ impl Cues {
             thereafter: plain("ThereafterWord"),
             period_start_lead: plain("PeriodStartLead"),
             period_joiner: plain("PeriodJoiner"),
+            range_joiner: plain("RangeJoiner"),
             period_noun: plain("PeriodNoun"),
             percent_restatement: longest_first("PercentRestatement"),
             value_ask: longest_first("ValueAsk"),

@@ -161,9 +161,20 @@ impl<'a> Grounder<'a> {
         self.page.vocabulary.contains(w) || self.page.vocabulary.iter().any(|k| same_word(k, w))
     }
 
-    /// A word's rarity on the page (its inverse document frequency).
+    /// A word's rarity on the page (its inverse document frequency); for a
+    /// word the page prints only in another form ("european" for
+    /// "europe"), the rarity of that form.
     pub(super) fn weight(&self, w: &str) -> f64 {
-        self.page.idf.get(w).copied().unwrap_or(0.0)
+        match self.page.idf.get(w) {
+            Some(x) => *x,
+            None => self
+                .page
+                .idf
+                .iter()
+                .filter(|(k, _)| same_word(k, w))
+                .map(|(_, x)| *x)
+                .fold(0.0, f64::max),
+        }
     }
 
     /// The value in the anchor's row (or sentence) for `year`.
@@ -712,13 +723,16 @@ fn words_after(f: &FactEntry) -> Vec<&str> {
 }
 
 /// Words that meet: equal, or one a short extension of the other
-/// ("africa" and "african").
+/// ("africa" and "african", "europ" and "european").
 pub(super) fn same_word(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    (short.len() >= 4 && long.len() - short.len() <= 2 && long.starts_with(short))
+    let extension = long.len() - short.len();
+    (short.len() >= 4
+        && (extension <= 2 || short.len() >= 5 && extension <= 3)
+        && long.starts_with(short))
         || one_typo_apart(short, long)
 }
 

@@ -84,10 +84,28 @@ pub(super) fn first_year(cues: &Cues, text: &str) -> Option<i32> {
     question_numbers(cues, text).0.first().copied()
 }
 
+/// The first and last year of a range the question prints: "2007 through
+/// 2009", "from 2008 to 2011", "2007 - 2009".
+pub(super) fn year_range(cues: &Cues, text: &str) -> Option<(i32, i32)> {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let year = |t: &str| crate::kg::text::as_year(t.trim_end_matches('.'));
+    toks.iter().enumerate().find_map(|(i, t)| {
+        let joined = toks
+            .get(i + 1)
+            .is_some_and(|j| cues.range_joiner.iter().any(|w| w == j));
+        year(t)
+            .filter(|_| joined)
+            .zip(toks.get(i + 2).and_then(|b| year(b)))
+    })
+}
+
 impl RulesPlanner {
     /// Reads a question: text, numbers, operation and metric words.
     pub(super) fn read(&self, question: &str, schema: &Schema) -> Reading {
-        let text = expand_abbreviations(&words::normalise_question(question), schema);
+        let text = expand_abbreviations(
+            &split_year_ranges(&words::normalise_question(question)),
+            schema,
+        );
         let (years, constants) = question_numbers(&self.cues, &text);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
@@ -166,12 +184,20 @@ impl RulesPlanner {
 
     /// Whether `text` holds `trigger` as an operation: not where a question
     /// word follows it ("over how many years", fk:QuestionWord), which
-    /// asks a value.
+    /// asks a value, nor where a per word leads it ("the dividend per share
+    /// of common stock", fk:PerWord), which names a unit.
     fn triggers_in(&self, text: &str, trigger: &str) -> bool {
         let needle = format!(" {trigger} ");
         text.match_indices(&needle).any(|(i, _)| {
             let next = text[i + needle.len()..].split_whitespace().next();
-            !next.is_some_and(|w| self.cues.question_word.iter().any(|q| q == w))
+            let asks_value = next.is_some_and(|w| self.cues.question_word.iter().any(|q| q == w));
+            let head = &text[..=i];
+            let per_unit = self
+                .cues
+                .per_word
+                .iter()
+                .any(|p| head.ends_with(&format!(" {p} ")));
+            !asks_value && !per_unit
         })
     }
 
@@ -294,18 +320,50 @@ impl RulesPlanner {
     }
 }
 
-/// "over the years", "over this period": spans of time, not divisions.
+/// "2007-2009" written as its two years and the dash between them.
+fn split_year_ranges(text: &str) -> String {
+    let year = |t: &str| crate::kg::text::as_year(t).is_some();
+    let toks: Vec<String> = text
+        .split_whitespace()
+        .map(|t| match t.split_once('-') {
+            Some((a, b)) if year(a) && year(b.trim_end_matches('.')) => format!("{a} - {b}"),
+            _ => t.to_string(),
+        })
+        .collect();
+    format!(" {} ", toks.join(" "))
+}
+
+/// "over the years", "over this period", "over 2014 and 2015": spans of time,
+/// not divisions.
 fn mask_time_spans(text: &str, cues: &Cues) -> String {
     let toks: Vec<&str> = text.split_whitespace().collect();
     let mut out: Vec<&str> = Vec::with_capacity(toks.len());
     let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
     for (i, t) in toks.iter().enumerate() {
-        let is_span = within(&cues.time_span_lead, Some(t))
-            && within(&cues.time_span_determiner, toks.get(i + 1))
-            && within(&cues.time_span_word, toks.get(i + 2));
+        let lead = within(&cues.time_span_lead, Some(t));
+        let is_span = lead
+            && (within(&cues.time_span_determiner, toks.get(i + 1))
+                && within(&cues.time_span_word, toks.get(i + 2))
+                || joined_years_at(cues, &toks, i + 1));
         out.push(if is_span { "_" } else { t });
     }
     mask_durations(&out, cues)
+}
+
+/// Whether `toks[i..]` opens with two years and a word joining them ("2014
+/// and 2015", "2007 - 2009").
+fn joined_years_at(cues: &Cues, toks: &[&str], i: usize) -> bool {
+    let year = |k: usize| {
+        toks.get(k)
+            .is_some_and(|t| crate::kg::text::as_year(t).is_some())
+    };
+    let joiner = toks.get(i + 1).is_some_and(|j| {
+        cues.range_joiner
+            .iter()
+            .chain(&cues.period_joiner)
+            .any(|w| w == j)
+    });
+    year(i) && joiner && year(i + 2)
 }
 
 /// "a remaining term of more than one year": a comparative before a length

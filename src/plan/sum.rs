@@ -6,7 +6,7 @@ use super::cues::{contains_any, split_at_first};
 use super::history::{count_terms, last_result, last_sum, values_since};
 use super::operand::{constant_operand, reference_operand, Operand};
 use super::operation::Operation;
-use super::read::first_year;
+use super::read::{first_year, year_range};
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
@@ -27,6 +27,9 @@ impl RulesPlanner {
         let r = &t.r;
         let mut years = r.years.clone();
         years.dedup();
+        if let Some(every) = self.years_of_range(t, &years) {
+            years = every;
+        }
         // "what is that plus 9?": the last result and the number printed
         if let Some(c) = r.constants.last().copied() {
             if r.op == Operation::Sum && (r.refers || t.own_metric.is_empty()) {
@@ -78,6 +81,18 @@ impl RulesPlanner {
                 .map(|o| SumTerms::Values(vec![o]));
         }
         self.earlier_terms(t, &years)
+    }
+
+    /// Every year of the range the question's two years bound ("2007
+    /// through 2009"), when the page has each of them.
+    fn years_of_range(&self, t: &Turn<'_>, years: &[i32]) -> Option<Vec<i32>> {
+        let (a, b) = year_range(&self.cues, &t.r.text)?;
+        let (lo, hi) = (a.min(b), a.max(b));
+        let every: Vec<i32> = (lo..=hi).collect();
+        let spans_more = (3..=10).contains(&every.len());
+        let same = years.len() == 2 && years.contains(&a) && years.contains(&b);
+        (spans_more && same && every.iter().all(|y| t.g.page.page_years.contains(y)))
+            .then_some(every)
     }
 
     /// An earlier sum and what the question adds to it: the same row in

@@ -122,7 +122,7 @@ impl Grounder<'_> {
 
     /// The cell of the same row and column year as `o` that sits nearest
     /// `other`'s column, when the table prints that year in more than one
-    /// column.
+    /// column, among those printed as `other` is (an amount or a percentage).
     pub fn nearest_twin(&self, o: Operand, other: &Operand) -> Operand {
         let (Some((row, column)), Some((_, other_column))) = (o.cell, other.cell) else {
             return o;
@@ -136,11 +136,20 @@ impl Grounder<'_> {
         else {
             return o;
         };
+        // a twin printed as the other value is (not a percentage column
+        // beside an amount column of the same year)
+        let other_percent = self
+            .schema
+            .cells
+            .iter()
+            .find(|c| Some((c.row, c.column)) == other.cell)
+            .map(|c| c.percent);
         let twin = self
             .schema
             .cells
             .iter()
             .filter(|c| c.row == row && c.column != column && c.column_year == Some(year))
+            .filter(|c| other_percent.is_none_or(|p| p == c.percent))
             .min_by_key(|c| c.column.abs_diff(other_column));
         match twin {
             Some(c) if c.column.abs_diff(other_column) < column.abs_diff(other_column) => {
