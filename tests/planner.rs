@@ -2624,3 +2624,52 @@ fn share_after_per_names_a_unit_not_a_share() {
         &[Num("40")],
     );
 }
+
+#[test]
+fn a_share_of_the_value_of_a_year_divides_by_the_value_asked_for_that_year() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was the change in operating income from 2008 to 2009?",
+            "what was the value in 2008?",
+            "what percentage of the 2008 value is the change?",
+        ],
+        &[Num("60"), Num("240"), Num("0.25")],
+    );
+}
+
+#[test]
+fn the_total_of_all_three_years_adds_the_sum_and_the_value_since() {
+    check(
+        SALES,
+        "",
+        &[
+            "what is the sum of net sales in 2009 and 2008?",
+            "what is the value for 2007?",
+            "what is the total of all three years?",
+        ],
+        &[Num("2700"), Num("1000"), Num("3700")],
+    );
+}
+
+#[test]
+fn a_share_of_the_increase_divides_by_the_increase_computed_before() {
+    // "the increase" names the change just computed, not a total of the table
+    check(
+        &[
+            &["", "amount ( in millions )"],
+            &["2008 net revenue", "$ 500"],
+            &["volume", "30"],
+            &["pricing", "15"],
+            &["other", "5"],
+            &["2009 net revenue", "$ 550"],
+        ],
+        "",
+        &[
+            "what was the increase in net revenue from 2008 to 2009?",
+            "what portion of the increase came from pricing?",
+        ],
+        &[Num("50"), Num("0.3")],
+    );
+}

@@ -49,7 +49,7 @@ impl RulesPlanner {
                 return Ok(operand_from_used(v));
             }
         }
-        if self.refers_in(text) || own.is_empty() {
+        if self.refers_in(text) || own.is_empty() || self.only_kind_words(&own, &kind, t) {
             let earlier = self.earlier_mention(t, kind, &years, &constants, &words, &own)?;
             if let Some(o) = earlier {
                 return Ok(o);
@@ -138,6 +138,27 @@ impl RulesPlanner {
             return last_result(history).map(Some);
         }
         Ok(None)
+    }
+
+    /// Whether a mention's own words are only the word of a kind of result
+    /// the conversation has computed ("the increase" after a change).
+    fn only_kind_words(&self, own: &[String], kind: &Option<MetricType>, t: &Turn<'_>) -> bool {
+        let Some(kind) = kind else {
+            return false;
+        };
+        let stems: Vec<String> = self
+            .kind_words(kind.clone())
+            .iter()
+            .map(|w| crate::words::stem(w))
+            .collect();
+        own.iter().all(|w| stems.contains(w)) && t.history.iter().any(|h| h.metric_type == *kind)
+    }
+
+    /// Whether a side of a share names only an earlier result: a kind of
+    /// result computed before ("of the increase").
+    pub(super) fn names_earlier_kind(&self, text: &str, t: &Turn<'_>) -> bool {
+        let own = self.cues.specific(&self.cues.mention_words(text));
+        self.only_kind_words(&own, &self.earlier_kind(text), t)
     }
 
     /// Whether a side of a ratio points back at an earlier result; "the

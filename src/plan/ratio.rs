@@ -167,7 +167,13 @@ impl RulesPlanner {
             return Ok(None);
         };
         let whole_words = self.cues.mention_words(whole);
-        let den = if self.names_earlier(whole) {
+        // "of the 2001 value", "of the increase": a whole that names only a
+        // year, or a kind of result computed before, is a value asked
+        // before, like one named by a reference
+        let only_a_year = self.cues.specific(&whole_words).is_empty()
+            && first_year(&self.cues, whole).is_some()
+            && !t.history.is_empty();
+        let den = if self.names_earlier(whole) || only_a_year || self.names_earlier_kind(whole, t) {
             Whole::One(self.mention(whole, t, year)?)
         } else if let Some(total) = t.g.total_for(&num, &whole_words) {
             total
@@ -207,7 +213,14 @@ impl RulesPlanner {
             let year = first_year(&self.cues, part).or(year_default);
             return self.mention(part, t, year).ok().map(|o| (o, year));
         }
-        if self.cues.specific(&part_words).is_empty() {
+        // a part of generic words only, unless they are a row's whole
+        // label ("pricing" in a roll-forward)
+        let names_a_row =
+            t.g.page
+                .row_words
+                .iter()
+                .any(|r| !r.is_empty() && r.iter().all(|l| part_words.contains(l)));
+        if self.cues.specific(&part_words).is_empty() && !names_a_row {
             return self.part_of_a_year(t, whole, part).filter(|_| bare_lead);
         }
         let own_part = self.cues.specific(&part_words);

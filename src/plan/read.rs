@@ -99,6 +99,23 @@ pub(super) fn year_range(cues: &Cues, text: &str) -> Option<(i32, i32)> {
     })
 }
 
+/// How many periods a question counts: "the three years", "all 3
+/// periods" (a small number before a span-of-time word, never a year).
+pub(super) fn counted_span(cues: &Cues, text: &str) -> Option<usize> {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    toks.windows(2).find_map(|w| {
+        if !cues.time_span_word.iter().any(|s| s == w[1]) {
+            return None;
+        }
+        let n = cues
+            .number_word(w[0])
+            .or_else(|| w[0].parse::<Decimal>().ok())?;
+        usize::try_from(n.trunc().mantissa())
+            .ok()
+            .filter(|n| (2..=12).contains(n))
+    })
+}
+
 impl RulesPlanner {
     /// Reads a question: text, numbers, operation and metric words.
     pub(super) fn read(&self, question: &str, schema: &Schema) -> Reading {
@@ -300,7 +317,10 @@ impl RulesPlanner {
             .split_once(' ')
             .filter(|(first, _)| self.cues.continuation_lead.iter().any(|l| l == first))
             .map_or(masked, |(_, rest)| rest);
-        years.len() >= 2 || contains_any(&format!(" {body}"), &self.cues.several)
+        // "the total of all three years", not "more than five years"
+        let counted =
+            counted_span(&self.cues, body).is_some() && !contains_any(body, &self.cues.than_word);
+        years.len() >= 2 || counted || contains_any(&format!(" {body}"), &self.cues.several)
     }
 
     /// The question's mention words, less the words of its triggers.
@@ -340,14 +360,19 @@ fn mask_time_spans(text: &str, cues: &Cues) -> String {
     let mut out: Vec<&str> = Vec::with_capacity(toks.len());
     let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
     for (i, t) in toks.iter().enumerate() {
-        let lead = within(&cues.time_span_lead, Some(t));
-        let is_span = lead
-            && (within(&cues.time_span_determiner, toks.get(i + 1))
-                && within(&cues.time_span_word, toks.get(i + 2))
-                || joined_years_at(cues, &toks, i + 1));
+        let is_span =
+            within(&cues.time_span_lead, Some(t)) && opens_time_span(cues, &toks[i + 1..]);
         out.push(if is_span { "_" } else { t });
     }
     mask_durations(&out, cues)
+}
+
+/// Whether `toks` opens with a span of time ("the years", "that period",
+/// "2014 and 2015"), after a time span lead ("over").
+fn opens_time_span(cues: &Cues, toks: &[&str]) -> bool {
+    let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
+    within(&cues.time_span_determiner, toks.first()) && within(&cues.time_span_word, toks.get(1))
+        || joined_years_at(cues, toks, 0)
 }
 
 /// Whether `toks[i..]` opens with two years and a word joining them ("2014

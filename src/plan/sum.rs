@@ -6,12 +6,11 @@ use super::cues::{contains_any, split_at_first};
 use super::history::{count_terms, last_result, last_sum, values_since};
 use super::operand::{constant_operand, reference_operand, Operand};
 use super::operation::Operation;
-use super::read::{first_year, year_range};
+use super::read::{counted_span, first_year, year_range};
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
 use crate::turn::{MetricType, TurnResult};
-use rust_decimal::Decimal;
 
 /// What a sum or average adds up.
 pub(super) enum SumTerms {
@@ -159,20 +158,7 @@ impl RulesPlanner {
     /// How many values a question counts: "the three years", "all 3
     /// periods" (a number before a span-of-time word).
     fn counted_values(&self, text: &str) -> Option<usize> {
-        let toks: Vec<&str> = text.split_whitespace().collect();
-        toks.windows(2).find_map(|w| {
-            if !self.cues.time_span_word.iter().any(|s| s == w[1]) {
-                return None;
-            }
-            let n = self
-                .cues
-                .number_word(w[0])
-                .or_else(|| w[0].parse::<Decimal>().ok())?;
-            // a small count, never a year ("the 2009 period")
-            usize::try_from(n.trunc().mantissa())
-                .ok()
-                .filter(|n| (2..=12).contains(n))
-        })
+        counted_span(&self.cues, text)
     }
 
     /// "what was the average of short-term investments for the two
