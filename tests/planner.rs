@@ -2673,3 +2673,45 @@ fn a_share_of_the_increase_divides_by_the_increase_computed_before() {
         &[Num("50"), Num("0.3")],
     );
 }
+
+#[test]
+fn a_share_of_a_total_is_not_the_value_the_part_already_read() {
+    // the text states the part in billions; "total" must not land on it
+    check(
+        &[
+            &["( in millions )", "2009", "2008"],
+            &["sales", "3,060", "3,200"],
+            &["operating profit", "210", "180"],
+        ],
+        "north american consumer packaging net sales were $ 2.2 billion compared with \
+         $ 2.5 billion in 2008 and $ 2.4 billion in 2007 .",
+        &[
+            "what was the total of north american consumer packaging net sales in 2009, in millions?",
+            "what percentage of total consumer packaging sales that year is that?",
+        ],
+        &[Num("2200"), Num("0.7189542484")],
+    );
+}
+
+#[test]
+fn that_total_with_one_more_value_included_adds_it() {
+    check(
+        SALES,
+        "",
+        &[
+            "what is the sum of net sales in 2009 and 2008?",
+            "what is that total if 2007 is included?",
+        ],
+        &[Num("2700"), Num("3700")],
+    );
+}
+
+#[test]
+fn divide_that_by_a_number_is_a_quotient() {
+    check(
+        SALES,
+        "",
+        &["what was net sales in 2009?", "divide that by 100"],
+        &[Num("1500"), Num("15")],
+    );
+}

@@ -182,7 +182,16 @@ impl RulesPlanner {
             if !words.iter().any(|w| w == "total") {
                 words.push("total".into());
             }
-            Whole::One(t.g.ground(&words, first_year(&self.cues, whole).or(year))?)
+            let year = first_year(&self.cues, whole).or(year);
+            let mut d = t.g.ground(&words, year)?;
+            // "what percentage of total X is that?": the whole is another
+            // page value than the one the part read
+            if t.same_page_value(&num, &d) {
+                if let Some(other) = t.leaving_out(&d) {
+                    d = other.g.ground(&words, year).unwrap_or(d);
+                }
+            }
+            Whole::One(d)
         };
         if matches!(&den, Whole::One(d) if d.spec == num.spec) {
             return Ok(None);

@@ -253,7 +253,7 @@ impl RulesPlanner {
         let weak_sum = op == Operation::Sum
             && self.cues.weak_sum_trigger.iter().any(|w| w == trigger)
             && !contains_any(masked, &self.cues.sum_word);
-        if weak_sum && !self.asks_several(masked, years) {
+        if weak_sum && !self.asks_several(masked, years, refers) {
             op = Operation::Lookup;
         }
         // "by what percentage did net sales grow": a rate of change
@@ -310,7 +310,7 @@ impl RulesPlanner {
     }
 
     /// Whether a "total" question names several values to add.
-    fn asks_several(&self, masked: &str, years: &[i32]) -> bool {
+    fn asks_several(&self, masked: &str, years: &[i32], refers: bool) -> bool {
         // the question's opening "and" says nothing about the count
         let body = masked
             .trim_start()
@@ -320,7 +320,12 @@ impl RulesPlanner {
         // "the total of all three years", not "more than five years"
         let counted =
             counted_span(&self.cues, body).is_some() && !contains_any(body, &self.cues.than_word);
-        years.len() >= 2 || counted || contains_any(&format!(" {body}"), &self.cues.several)
+        // "that total if 2016 is included": an earlier sum and one more
+        let adds_one = refers && contains_any(body, &self.cues.including_word);
+        years.len() >= 2
+            || counted
+            || adds_one
+            || contains_any(&format!(" {body}"), &self.cues.several)
     }
 
     /// The question's mention words, less the words of its triggers.
