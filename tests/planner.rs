@@ -2715,3 +2715,15 @@ fn divide_that_by_a_number_is_a_quotient() {
         &[Num("1500"), Num("15")],
     );
 }
+
+#[test]
+fn a_year_compared_to_another_is_a_change_between_them() {
+    // a numbered list in the text ("1 ) fuel") offers no value to take
+    check(
+        SALES,
+        "net sales 2009 compared to 2008 net sales consist of : 1 ) widgets , 2 ) services . \
+         usage increased a total of 184 units compared to the same period in 2008 .",
+        &["what was the change in net sales in 2009 compared to 2008?"],
+        &[Num("300")],
+    );
+}

@@ -168,7 +168,8 @@ fn follows_change_verb(tokens: &[String], i: usize) -> bool {
         .is_some_and(|t| verbs.iter().any(|v| v == t))
 }
 
-/// A lone digit 1 to 9: in parentheses, a footnote's mark.
+/// A lone digit 1 to 9: in parentheses, a footnote's mark; before a
+/// closing one, a list item's.
 fn is_footnote_mark(token: &str) -> bool {
     token.len() == 1 && token.chars().all(|c| ('1'..='9').contains(&c))
 }
@@ -201,8 +202,10 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             .and_then(|p| tokens.get(p))
             .map(String::as_str);
         let next = tokens.get(i + 1).map(String::as_str);
-        // "rights ( 1 ) weighted-average": a footnote mark, not an amount
-        if prev == Some("(") && next == Some(")") && is_footnote_mark(token) {
+        // "rights ( 1 ) weighted-average": a footnote mark, not an amount;
+        // "net of : 1 ) fuel , 2 ) purchased power": a list item's mark
+        let list_mark = next == Some(")") && !matches!(prev, Some("(") | Some("$"));
+        if (prev == Some("(") && next == Some(")") || list_mark) && is_footnote_mark(token) {
             continue;
         }
         let currency = token.starts_with('$') || prev == Some("$");
@@ -481,6 +484,15 @@ mod tests {
         );
         let values: Vec<Decimal> = n.iter().map(|n| n.value).collect();
         assert_eq!(values, vec![Decimal::from(448859), Decimal::from(12)]);
+    }
+
+    #[test]
+    fn a_lone_digit_before_a_closing_parenthesis_marks_a_list_item() {
+        let n = numbers(
+            "net revenue consists of : 1 ) fuel , 2 ) purchased power of $ 5 ) and 3 ) other charges of 45 .",
+        );
+        let values: Vec<Decimal> = n.iter().map(|n| n.value).collect();
+        assert_eq!(values, vec![Decimal::from(5), Decimal::from(45)]);
     }
 
     #[test]
