@@ -2727,3 +2727,47 @@ fn a_year_compared_to_another_is_a_change_between_them() {
         &[Num("300")],
     );
 }
+
+#[test]
+fn add_asks_a_sum_and_takes_its_number() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "and in 2008?",
+            "what do they add up to?",
+            "add 300 to that",
+        ],
+        &[Num("1500"), Num("1200"), Num("2700"), Num("3000")],
+    );
+}
+
+#[test]
+fn multiply_a_by_b_takes_the_factors_on_either_side_of_by() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was operating income in 2009?",
+            "and in 2008?",
+            "what is the ratio of 2009 to 2008?",
+            "what was the 2009 value?",
+            "multiply the ratio by the 2009 value",
+        ],
+        &[Num("300"), Num("240"), Num("1.25"), Num("300"), Num("375")],
+    );
+}
+
+#[test]
+fn in_percent_after_a_change_is_the_change_over_its_start() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was the change in operating income from 2008 to 2009?",
+            "and in percent?",
+        ],
+        &[Num("60"), Num("0.25")],
+    );
+}

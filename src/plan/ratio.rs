@@ -70,11 +70,12 @@ impl RulesPlanner {
         Ok((x, Whole::One(y)))
     }
 
-    /// "what is that as a percentage?" right after a change, naming nothing:
-    /// the change over the value it started from.
+    /// "what is that as a percentage?", "and in percent?" right after a
+    /// change, naming nothing: the change over the value it started from.
     fn change_as_percentage(&self, t: &Turn<'_>) -> PartWhole {
         let names_percent = contains_any(&t.r.text, &self.cues.percent);
-        if !t.own_metric.is_empty() || !t.r.refers || !names_percent {
+        let points_back = t.r.refers || contains_any(&t.r.text, &self.cues.percent_restatement);
+        if !t.own_metric.is_empty() || !points_back || !names_percent {
             return None;
         }
         let last = t.history.last()?;
