@@ -2771,3 +2771,41 @@ fn in_percent_after_a_change_is_the_change_over_its_start() {
         &[Num("60"), Num("0.25")],
     );
 }
+
+/// A stock option roll-forward: levels at each year's end and the flows
+/// between them, a count column and a price column.
+const OPTIONS: TableRows = &[
+    &[
+        "",
+        "number of options ( in thousands )",
+        "weighted average exercise price",
+    ],
+    &["outstanding at december 31 , 2009", "5,200", "32.15"],
+    &["granted", "800", "41.20"],
+    &["exercised", "( 1,100 )", "25.80"],
+    &["forfeited", "( 150 )", "35.00"],
+    &["outstanding at december 31 , 2010", "4,750", "35.10"],
+    &["exercisable at december 31 , 2010", "3,100", "30.40"],
+];
+
+#[test]
+fn the_beginning_of_a_year_is_the_row_that_ends_the_year_before() {
+    check(
+        OPTIONS,
+        "",
+        &["how many options were outstanding at the beginning of 2010?"],
+        &[Num("5200")],
+    );
+}
+
+#[test]
+fn a_share_of_a_roll_forward_divides_by_the_level_of_the_part_s_year() {
+    // "exercisable" is not the price column's "exercise"; the whole is the
+    // 2010 level, not the column's sum of levels and flows
+    check(
+        OPTIONS,
+        "",
+        &["what percentage of outstanding options were exercisable at year end?"],
+        &[Num("0.6526315789")],
+    );
+}

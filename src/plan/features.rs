@@ -44,7 +44,7 @@ macro_rules! features {
 features! {
     label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
     text_alias_match = 0.75, "Share of the mention's words (weighted by rarity) that no label of the cell prints but the text prints beside a number equal to the row's amount (the text's name for the row).";
-    stem_only_match = -0.2, "Share of the row label's words the mention meets only by their stem, not their surface form (\"exercised\" for \"exercisable\").";
+    stem_only_match = -0.2, "Share of the row and column labels' words the mention meets only by their stem, not their surface form (\"exercised\" or \"exercise\" for \"exercisable\").";
     row_cover = 0.25, "Share of the row label's words the mention covers.";
     column_cover = 0.1, "Share of the column label's words the mention covers.";
     numbered_phrase = 0.5, "The question prints a phrase of the cell's row or column label that holds a number other than a year (\"more than 5 years\", \"1-3 years\"): numbers and comparatives are not content words, so the words alone miss it.";

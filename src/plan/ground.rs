@@ -519,7 +519,8 @@ impl<'a> Grounder<'a> {
 
     /// The year a year-end table answers the beginning of `year` with: the
     /// beginning of a year is the end of the one before, when the mention
-    /// says beginning, no row or column of the page says beginning, and the
+    /// says beginning, no row or column of the page says beginning, the
+    /// columns are dates alone or the dated rows each end a year, and the
     /// table has a column (or row) for the year before.
     pub(super) fn opening_year(
         &self,
@@ -543,8 +544,17 @@ impl<'a> Grounder<'a> {
                     words::month_number(t).is_some() || !t.chars().any(char::is_alphabetic)
                 })
             });
+        // or the rows that print a year are each a level at a year's end
+        // ("outstanding at december 31 , 2009")
+        let dated_rows: Vec<usize> = (0..self.schema.rows.len())
+            .filter(|&r| self.schema.rows[r].1.is_some())
+            .collect();
+        let row_ends = dated_rows.len() >= 2
+            && dated_rows
+                .iter()
+                .all(|&r| self.page.row_boundary.get(r) == Some(&Some(Boundary::End)));
         (boundary == Some(Boundary::Beginning)
-            && dates_alone
+            && (dates_alone || row_ends)
             && !says_beginning(&self.page.row_boundary)
             && !says_beginning(&self.page.column_boundary)
             && self.years().contains(&(y - 1)))

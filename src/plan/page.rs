@@ -52,6 +52,8 @@ pub(super) struct PageIndex {
     /// Each row label's content words as (stem, surface form): the
     /// surface tells "exercisable" from "exercised", one stem apart.
     pub row_surface: Vec<Vec<(String, String)>>,
+    /// Each column label's words as (stem, surface form) pairs.
+    pub column_surface: Vec<Vec<(String, String)>>,
     /// The year of each flow row of a roll-forward ([`flow_row_years`]).
     pub flow_row_year: Vec<Option<i32>>,
     pub column_boundary: Vec<Option<Boundary>>,
@@ -582,6 +584,7 @@ impl PageIndex {
                 && flow_row_year.iter().all(Option::is_none),
             flow_row_year,
             row_surface: per_label(&schema.rows, surface_words),
+            column_surface: per_label(&schema.columns, surface_words),
             row_is_total: per_label(&schema.rows, is_total),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),

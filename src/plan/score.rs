@@ -52,6 +52,7 @@ impl Grounder<'_> {
         // "exercisable")
         let met: Vec<&(String, String)> = self.page.row_surface[cell.row]
             .iter()
+            .chain(&self.page.column_surface[cell.column])
             .filter(|(stem, _)| q.iter().any(|w| same_word(stem, w)))
             .collect();
         if !met.is_empty() {

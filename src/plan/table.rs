@@ -105,6 +105,14 @@ impl Grounder<'_> {
         if cells.iter().all(|c| c.row_year.is_some()) {
             return None;
         }
+        // a roll-forward ("outstanding at december 31 , 2009", "granted",
+        // ...): its rows are levels and flows, not parts of a whole
+        if cells
+            .iter()
+            .any(|c| self.page.row_boundary[c.row].is_some())
+        {
+            return None;
+        }
         Some(Whole::Sum(
             cells.into_iter().map(|c| self.cell_value(c)).collect(),
         ))
