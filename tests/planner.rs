@@ -2809,3 +2809,14 @@ fn a_share_of_a_roll_forward_divides_by_the_level_of_the_part_s_year() {
         &[Num("0.6526315789")],
     );
 }
+
+#[test]
+fn how_many_is_not_answered_by_an_amount_of_money() {
+    // the sentence names the options exercised too, but prints dollars
+    check(
+        OPTIONS,
+        "the total intrinsic value of options exercised during 2010 was $ 18 million .",
+        &["how many options were exercised in 2010?"],
+        &[Num("1100")],
+    );
+}

@@ -72,7 +72,7 @@ features! {
     fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
     fact_change_unasked = -0.4, "A change the text states (\"decreased $ 13 million\") when the question asks for a level.";
     fact_change_asked = 0.6, "A change the text states when the question asks for the change in one year.";
-    unit_disagrees = -0.3, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\"), or with one when it asks how many.";
+    unit_disagrees = -0.6, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\"), or with one when it asks how many.";
     header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
     text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
     sentence_position = -0.001, "The sentence's position on the page.";
