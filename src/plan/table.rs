@@ -76,6 +76,13 @@ impl Grounder<'_> {
         if let Some((_, c)) = best {
             return Some(Whole::One(self.cell_value(c)));
         }
+        self.column_sum_for(row, column, whole)
+    }
+
+    /// In a table with no totals at all, the sum of the part's column,
+    /// unless the whole names a row of its own or the column runs over
+    /// periods, levels or flows rather than parts.
+    fn column_sum_for(&self, row: usize, column: usize, whole: &[String]) -> Option<Whole> {
         let any_total = self
             .page
             .row_is_total
