@@ -168,14 +168,7 @@ impl RulesPlanner {
             return Ok(None);
         };
         // no year asked: the whole is of the part's own year, if it has one
-        let year = year.or_else(|| {
-            let (row, column) = num.cell?;
-            t.schema
-                .cells
-                .iter()
-                .find(|c| c.row == row && c.column == column)
-                .and_then(|c| c.column_year.or(c.row_year))
-        });
+        let year = year.or_else(|| t.g.cell_of(&num).and_then(|c| c.column_year.or(c.row_year)));
         let whole_words = self.cues.mention_words(whole);
         // "of the 2001 value", "of the increase": a whole that names only a
         // year, or a kind of result computed before, is a value asked

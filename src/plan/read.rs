@@ -88,15 +88,30 @@ pub(super) fn first_year(cues: &Cues, text: &str) -> Option<i32> {
 /// 2009", "from 2008 to 2011", "2007 - 2009".
 pub(super) fn year_range(cues: &Cues, text: &str) -> Option<(i32, i32)> {
     let toks: Vec<&str> = text.split_whitespace().collect();
-    let year = |t: &str| crate::kg::text::as_year(t.trim_end_matches('.'));
-    toks.iter().enumerate().find_map(|(i, t)| {
-        let joined = toks
-            .get(i + 1)
-            .is_some_and(|j| cues.range_joiner.iter().any(|w| w == j));
-        year(t)
-            .filter(|_| joined)
-            .zip(toks.get(i + 2).and_then(|b| year(b)))
-    })
+    (0..toks.len()).find_map(|i| years_joined_at(&toks, i, &cues.range_joiner, &[]))
+}
+
+/// The two years of `toks[i..]` when it opens with a year, a word of
+/// `joiners` or `more` and another year ("2014 and 2015", "2007 - 2009").
+fn years_joined_at(
+    toks: &[&str],
+    i: usize,
+    joiners: &[String],
+    more: &[String],
+) -> Option<(i32, i32)> {
+    let year = |k: usize| {
+        toks.get(k)
+            .and_then(|t| crate::kg::text::as_year(t.trim_end_matches('.')))
+    };
+    let joined = toks
+        .get(i + 1)
+        .is_some_and(|j| within(joiners, Some(j)) || within(more, Some(j)));
+    year(i).filter(|_| joined).zip(year(i + 2))
+}
+
+/// Whether `t` is a word of `list`.
+fn within(list: &[String], t: Option<&&str>) -> bool {
+    t.is_some_and(|t| list.iter().any(|w| w == t))
 }
 
 /// How many periods a question counts: "the three years", "all 3
@@ -363,7 +378,6 @@ fn split_year_ranges(text: &str) -> String {
 fn mask_time_spans(text: &str, cues: &Cues) -> String {
     let toks: Vec<&str> = text.split_whitespace().collect();
     let mut out: Vec<&str> = Vec::with_capacity(toks.len());
-    let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
     for (i, t) in toks.iter().enumerate() {
         let is_span =
             within(&cues.time_span_lead, Some(t)) && opens_time_span(cues, &toks[i + 1..]);
@@ -375,31 +389,13 @@ fn mask_time_spans(text: &str, cues: &Cues) -> String {
 /// Whether `toks` opens with a span of time ("the years", "that period",
 /// "2014 and 2015"), after a time span lead ("over").
 fn opens_time_span(cues: &Cues, toks: &[&str]) -> bool {
-    let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
     within(&cues.time_span_determiner, toks.first()) && within(&cues.time_span_word, toks.get(1))
-        || joined_years_at(cues, toks, 0)
-}
-
-/// Whether `toks[i..]` opens with two years and a word joining them ("2014
-/// and 2015", "2007 - 2009").
-fn joined_years_at(cues: &Cues, toks: &[&str], i: usize) -> bool {
-    let year = |k: usize| {
-        toks.get(k)
-            .is_some_and(|t| crate::kg::text::as_year(t).is_some())
-    };
-    let joiner = toks.get(i + 1).is_some_and(|j| {
-        cues.range_joiner
-            .iter()
-            .chain(&cues.period_joiner)
-            .any(|w| w == j)
-    });
-    year(i) && joiner && year(i + 2)
+        || years_joined_at(toks, 0, &cues.range_joiner, &cues.period_joiner).is_some()
 }
 
 /// "a remaining term of more than one year": a comparative before a length
 /// of time describes a term; it asks for no change.
 fn mask_durations(toks: &[&str], cues: &Cues) -> String {
-    let within = |list: &[String], t: Option<&&str>| t.is_some_and(|t| list.iter().any(|w| w == t));
     let is_number = |t: Option<&&str>| {
         t.is_some_and(|t| cues.number_word(t).is_some() || t.parse::<f64>().is_ok())
     };

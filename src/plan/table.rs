@@ -135,6 +135,15 @@ impl Grounder<'_> {
         o
     }
 
+    /// The table cell an operand reads, if it reads one.
+    pub fn cell_of(&self, o: &Operand) -> Option<&CellEntry> {
+        let (row, column) = o.cell?;
+        self.schema
+            .cells
+            .iter()
+            .find(|c| c.row == row && c.column == column)
+    }
+
     /// The cell of the same row and column year as `o` that sits nearest
     /// `other`'s column, when the table prints that year in more than one
     /// column, among those printed as `other` is (an amount or a percentage).
@@ -142,23 +151,12 @@ impl Grounder<'_> {
         let (Some((row, column)), Some((_, other_column))) = (o.cell, other.cell) else {
             return o;
         };
-        let Some(year) = self
-            .schema
-            .cells
-            .iter()
-            .find(|c| c.row == row && c.column == column)
-            .and_then(|c| c.column_year)
-        else {
+        let Some(year) = self.cell_of(&o).and_then(|c| c.column_year) else {
             return o;
         };
         // a twin printed as the other value is (not a percentage column
         // beside an amount column of the same year)
-        let other_percent = self
-            .schema
-            .cells
-            .iter()
-            .find(|c| Some((c.row, c.column)) == other.cell)
-            .map(|c| c.percent);
+        let other_percent = self.cell_of(other).map(|c| c.percent);
         let twin = self
             .schema
             .cells
