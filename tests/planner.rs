@@ -1246,6 +1246,14 @@ fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
         ],
         &[Num("45826"), Num("60400"), Fails],
     );
+    // a side of a ratio named by such words is that row too (not an earlier
+    // result the first turn does not have)
+    check(
+        allocation,
+        "the purchase price was allocated as follows ( in thousands ) :",
+        &["what is the ratio of cash to goodwill?"],
+        &[Num("0.758709")],
+    );
     // headers of a year and a number: the lost row's number of the year asked
     let balances: TableRows = &[
         &["", "2009 $ 602", "2008 $ 587"],
@@ -1277,6 +1285,29 @@ fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
         "the high and low sales prices of the common stock were as follows .",
         &["what was the dividend yield?"],
         &[Fails],
+    );
+}
+
+#[test]
+fn words_no_label_prints_outweigh_a_row_sharing_the_common_ones() {
+    // the first row ("cash provided by operating activities") was lost
+    // into the headers; the text prints its words, no label does: the row
+    // that shares only "cash" and "activities" is not meant
+    let flows: TableRows = &[
+        &["", "2015 $ 7344", "2014 $ 7385"],
+        &["cash used in investing activities", "-4476", "-4249"],
+        &["cash used in financing activities", "-3063", "-3001"],
+        &["net change in cash and cash equivalents", "-195", "135"],
+    ];
+    check(
+        flows,
+        "cash provided by operating activities decreased slightly as higher \
+         income was offset by tax payments . cash flows were as follows :",
+        &[
+            "what was the cash provided by operating activities in 2015?",
+            "what was the cash used in financing activities in 2014?",
+        ],
+        &[Num("7344"), Num("3001")],
     );
 }
 

@@ -73,6 +73,7 @@ features! {
     fact_change_unasked = -0.4, "A change the text states (\"decreased $ 13 million\") when the question asks for a level.";
     fact_change_asked = 0.6, "A change the text states when the question asks for the change in one year.";
     unit_disagrees = -0.6, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\"), or with one when it asks how many.";
+    lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
     header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
     text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
     sentence_position = -0.001, "The sentence's position on the page.";

@@ -265,7 +265,7 @@ impl<'a> Grounder<'a> {
             out.push((f.score(self.weights), Target::Fact(k), f));
         }
         for (k, h) in self.schema.header_numbers.iter().enumerate() {
-            let f = self.header_features(h, &a);
+            let f = self.header_features(k, h, &a);
             out.push((f.score(self.weights), Target::Header(k), f));
         }
         out.sort_by(|a, b| b.0.total_cmp(&a.0));

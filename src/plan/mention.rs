@@ -34,14 +34,23 @@ impl RulesPlanner {
         let text = text.as_str();
         let (years, constants) = question_numbers(&self.cues, text);
         // words the page never prints ("represent") say nothing about which
-        // value is meant
-        let words: Vec<String> = self
-            .cues
-            .mention_words(text)
-            .into_iter()
+        // value is meant, unless they are all the mention has on a page whose
+        // table lost a row's name into its header: then they name that row
+        let all_words = self.cues.mention_words(text);
+        let mut words: Vec<String> = all_words
+            .iter()
             .filter(|w| w.starts_with('@') || t.g.knows(w))
+            .cloned()
             .collect();
-        let own = self.cues.specific(&words);
+        let mut own = self.cues.specific(&words);
+        if own.is_empty()
+            && !self.refers_in(text)
+            && !t.g.page.lost_row_unnamed.is_empty()
+            && !self.cues.specific(&all_words).is_empty()
+        {
+            words = all_words;
+            own = self.cues.specific(&words);
+        }
         let kind = self.earlier_kind(text);
         if self.refers_in(text) && kind.is_none() && !own.is_empty() {
             // "that long-term debt": the value of that name used earlier

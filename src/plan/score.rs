@@ -229,8 +229,31 @@ impl Grounder<'_> {
     }
 
     /// The features of a number printed in a column header.
-    pub(super) fn header_features(&self, h: &HeaderNumberEntry, a: &Asked) -> FeatureVector {
+    pub(super) fn header_features(
+        &self,
+        k: usize,
+        h: &HeaderNumberEntry,
+        a: &Asked,
+    ) -> FeatureVector {
         let mut f = FeatureVector::default();
+        if self.page.lost_row_unnamed.contains(&k) {
+            // the lost row's name is unknown: the mention's words that no
+            // label prints may be it
+            let labels = || {
+                self.page
+                    .row_words
+                    .iter()
+                    .chain(&self.page.column_words)
+                    .chain(&self.page.row_alias_words)
+            };
+            let unlabelled: f64 = a
+                .words
+                .iter()
+                .filter(|w| !labels().any(|l| l.iter().any(|x| same_word(x, w))))
+                .map(|w| self.weight(w).max(0.3))
+                .sum();
+            f.set(F::lost_row_name, unlabelled / a.weight);
+        }
         // the header's words and those the lost row shares with its sequence
         let mut label = content_words(&h.words);
         label.extend(self.page.lost_row_words.iter().cloned());
