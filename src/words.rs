@@ -507,10 +507,43 @@ pub fn normalise_question(q: &str) -> String {
             _ => out.push(c),
         }
     }
-    let mut s = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut s = out
+        .split_whitespace()
+        .map(spelled_year)
+        .collect::<Vec<_>>()
+        .join(" ");
     s.insert(0, ' ');
     s.push(' ');
     s
+}
+
+/// A year a question writes short, in full: `'08` is `2008`, `fy08` and
+/// `fy2008` are `fy 2008` (two digits over 50 are of the 1900s).
+fn spelled_year(token: &str) -> std::borrow::Cow<'_, str> {
+    let full = |digits: &str| -> Option<String> {
+        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        match digits.len() {
+            2 => {
+                let y: i32 = digits.parse().ok()?;
+                Some((if y > 50 { 1900 + y } else { 2000 + y }).to_string())
+            }
+            4 => Some(digits.to_string()),
+            _ => None,
+        }
+    };
+    if let Some(y) = token
+        .strip_prefix('\'')
+        .filter(|d| d.len() == 2)
+        .and_then(full)
+    {
+        return y.into();
+    }
+    if let Some(y) = token.strip_prefix("fy").and_then(full) {
+        return format!("fy {y}").into();
+    }
+    token.into()
 }
 
 #[cfg(test)]
@@ -524,6 +557,18 @@ mod tests {
         assert_eq!(surface("exercised"), "exercised");
         assert_eq!(surface("business"), "business");
         assert_eq!(surface("gas"), "gas");
+    }
+
+    #[test]
+    fn short_years_of_questions_are_spelled_out() {
+        assert_eq!(
+            normalise_question("What was it in '08, FY09 and fy2010?"),
+            " what was it in 2008 fy 2009 and fy 2010 "
+        );
+        assert_eq!(
+            normalise_question("the company's 10 fys"),
+            " the company's 10 fys "
+        );
     }
 
     #[test]

@@ -1312,6 +1312,53 @@ fn words_no_label_prints_outweigh_a_row_sharing_the_common_ones() {
 }
 
 #[test]
+fn dates_and_kinds_of_year_the_page_never_prints_name_no_value() {
+    // the page prints neither "fiscal" nor "december": they date the value
+    // asked; a year written short is the year in full
+    let obligations: TableRows = &[
+        &["", "2007", "2008"],
+        &["total debt", "570", "610"],
+        &["lease obligations", "144", "120"],
+        &["purchase obligations", "393", "380"],
+        &["total", "1107", "1110"],
+    ];
+    check(
+        obligations,
+        "contractual obligations are as follows :",
+        &[
+            "what were lease obligations in fiscal 2007?",
+            "what were purchase obligations as of december 31, 2008?",
+            "what were lease obligations in fy08?",
+        ],
+        &[Num("144"), Num("380"), Num("120")],
+    );
+    // "the total", naming no row: the grand total, not a part's total
+    for (question, total) in [
+        ("what was the total in '08?", "1110"),
+        ("what was the total in fiscal 2008?", "1110"),
+        ("what was the total as of december 31, 2008?", "1110"),
+    ] {
+        check(
+            obligations,
+            "contractual obligations are as follows :",
+            &[question],
+            &[Num(total)],
+        );
+    }
+    // a month the page prints still names its column
+    let monthly: TableRows = &[
+        &["", "november 2009", "december 2009"],
+        &["shares purchased", "1200", "900"],
+    ];
+    check(
+        monthly,
+        "",
+        &["how many shares were purchased in december 2009?"],
+        &[Num("900")],
+    );
+}
+
+#[test]
 fn this_total_names_the_result_whose_question_said_total() {
     // no sum was computed: "this total" is the look-up asked as a total,
     // not the page's total row

@@ -111,6 +111,8 @@ pub(super) struct Cues {
     pub range_joiner: Vec<String>,
     /// Nouns of time that a reference word before them points at ("of that year").
     pub period_noun: Vec<String>,
+    /// Words saying what kind of year is meant ("fiscal 2007"), stemmed.
+    pub period_qualifier: Vec<String>,
     /// Phrases that ask for the last ratio as a percentage.
     pub percent_restatement: Vec<String>,
     /// Phrases that ask what a quantity is worth.
@@ -224,6 +226,7 @@ impl Cues {
             period_joiner: plain("PeriodJoiner"),
             range_joiner: plain("RangeJoiner"),
             period_noun: plain("PeriodNoun"),
+            period_qualifier: stemmed("PeriodQualifier"),
             percent_restatement: longest_first("PercentRestatement"),
             value_ask: longest_first("ValueAsk"),
             complement_word: longest_first("ComplementWord"),

@@ -134,7 +134,15 @@ impl Grounder<'_> {
             f.set(F::total_column_for_row, 1.0);
         }
         if self.asks_total && (row_is_total || column_is_total) {
-            f.set(F::total_asked, 1.0);
+            // "what was the total?", naming no row: the grand total ("total")
+            // before a part's ("total debt"), whose other words go unasked
+            let words = self.page.row_words[cell.row].len();
+            let share = if row_is_total && row_hit == 0.0 && words > 1 {
+                1.0 / words as f64
+            } else {
+                1.0
+            };
+            f.set(F::total_asked, share);
         }
     }
 

@@ -188,7 +188,14 @@ impl RulesPlanner {
         // results reads them as a follow-up; a first turn keeps them, and
         // finds nothing; on a page whose table lost a row's name into its
         // header, such words name that row
-        let mut own_metric = self.cues.specific(&r.metric);
+        // a month or a "fiscal" the page never prints dates the value asked
+        // ("as of december 31, 2015", "in fiscal 2007"), naming none
+        let dating = |w: &String| {
+            (crate::words::month_number(w).is_some() || self.cues.period_qualifier.contains(w))
+                && !g.knows(w)
+        };
+        let read_metric: Vec<String> = r.metric.iter().filter(|w| !dating(w)).cloned().collect();
+        let mut own_metric = self.cues.specific(&read_metric);
         if !history.is_empty()
             && own_metric.iter().all(|w| !g.knows(w))
             && g.page.lost_row_unnamed.is_empty()
@@ -237,7 +244,7 @@ impl RulesPlanner {
         let metric = if own_metric.is_empty() && !inherited.is_empty() {
             inherited
         } else {
-            r.metric.clone()
+            read_metric
         };
         (metric, own_metric)
     }
