@@ -2535,6 +2535,24 @@ fn the_difference_between_two_rows_named_in_full_is_the_first_less_the_second() 
         &["what was the difference between the statutory rate and the effective rate in 2010?"],
         &[Num("2.2")],
     );
+    // two columns in one quarter, the quarter named on the second side
+    check(
+        QUARTERS,
+        "",
+        &["what is the difference between the high and the low in q4?"],
+        &[Num("4.5")],
+    );
+    // two rows of a table of quarters, no year asked
+    check(
+        &[
+            &["", "q1", "q2", "q3", "q4"],
+            &["revenue", "100", "110", "120", "130"],
+            &["net income", "10", "12", "13", "15"],
+        ],
+        "quarterly results for 2009 ( in millions ) :",
+        &["what was the difference between revenue and net income in the second quarter?"],
+        &[Num("98")],
+    );
 }
 
 #[test]

@@ -308,8 +308,9 @@ impl RulesPlanner {
     }
 
     /// "the difference between the statutory rate and the effective rate in
-    /// 2010": two rows, each named in full on its side of "between ... and"
-    /// (fk:BetweenWord), the first less the second, in one year.
+    /// 2010", "between the high and the low in q4": two rows (or columns),
+    /// each named in full on its side of "between ... and" (fk:BetweenWord),
+    /// the first less the second, in one period.
     fn difference_between_rows(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
         let (_, rest) = split_at_first(&t.r.text, &self.cues.between_word)?;
         let (left, right) = rest.split_once(" and ")?;
@@ -320,15 +321,25 @@ impl RulesPlanner {
                 return None;
             }
             let o = t.g.ground(&own, year).ok()?;
-            // the side names the row it reads: every word of it in its label
-            let (row, _) = o.cell?;
-            let label = content_words(&t.schema.rows.get(row)?.0);
+            // the side names the row or column it reads: every word of it,
+            // but those of a quarter or month ("in q4"), in their labels
+            let (row, column) = o.cell?;
+            let mut label = content_words(&t.schema.rows.get(row)?.0);
+            label.extend(content_words(&t.schema.columns.get(column)?.0));
+            let quarter = own.iter().any(|w| w == "quarter");
+            let dates = |w: &String| {
+                words::quarter_in(w).is_some()
+                    || words::month_number(w).is_some()
+                    || (quarter
+                        && (w == "quarter" || words::quarter_in(&format!("{w} quarter")).is_some()))
+            };
             own.iter()
+                .filter(|w| !dates(w))
                 .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
                 .then_some(o)
         };
         let (a, b) = (side(left)?, side(right)?);
-        (a.cell.map(|c| c.0) != b.cell.map(|c| c.0)).then_some((a, b))
+        (a.cell != b.cell).then_some((a, b))
     }
 
     /// "the cumulative return", "over the five-year period": a change
