@@ -1805,6 +1805,18 @@ fn a_range_of_years_a_column_prints_names_that_column() {
         ],
         &[Num("450"), Num("60"), Num("250"), Num("300")],
     );
+    // the same spans in other words: "within one year", "one to three
+    // years", "after five years"
+    check(
+        PAYMENTS_DUE,
+        "",
+        &[
+            "what are the operating leases due within one year?",
+            "what is the long-term debt due in one to three years?",
+            "what is the long-term debt due after five years?",
+        ],
+        &[Num("60"), Num("200"), Num("450")],
+    );
 }
 
 /// A schedule of payments by year, with a column for the later years.

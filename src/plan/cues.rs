@@ -113,6 +113,10 @@ pub(super) struct Cues {
     pub period_noun: Vec<String>,
     /// Words saying what kind of year is meant ("fiscal 2007"), stemmed.
     pub period_qualifier: Vec<String>,
+    /// Words that say "less than" before a duration ("within one year").
+    pub within_word: Vec<String>,
+    /// Words that say "more than" before a duration ("after five years").
+    pub beyond_word: Vec<String>,
     /// Phrases that ask for the last ratio as a percentage.
     pub percent_restatement: Vec<String>,
     /// Phrases that ask what a quantity is worth.
@@ -227,6 +231,8 @@ impl Cues {
             range_joiner: plain("RangeJoiner"),
             period_noun: plain("PeriodNoun"),
             period_qualifier: stemmed("PeriodQualifier"),
+            within_word: plain("WithinWord"),
+            beyond_word: plain("BeyondWord"),
             percent_restatement: longest_first("PercentRestatement"),
             value_ask: longest_first("ValueAsk"),
             complement_word: longest_first("ComplementWord"),
@@ -342,6 +348,39 @@ impl Cues {
     }
 
     /// The number a word writes ("one"), if it writes one.
+    /// A spaced text's durations in one form, so that a question and a
+    /// label that print the same span differently meet: numbers in digits,
+    /// "within" as "less than", "after" as "more than", "1 to 3" as "1-3"
+    /// and "year" as "years" ("due within one year" and "less than 1
+    /// year"; "one to three years" and "1-3 years").
+    pub fn duration_form(&self, text: &str) -> String {
+        let mut toks: Vec<String> = Vec::new();
+        for t in text.split_whitespace() {
+            let digits = self.number_word(t).map(|n| n.normalize().to_string());
+            let t = digits.as_deref().unwrap_or(t);
+            let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            match toks.as_slice() {
+                [.., a, j] if numeric(t) && numeric(a) && (j == "to" || j == "-") => {
+                    toks.pop();
+                    let a = toks.pop().unwrap_or_default();
+                    toks.push(format!("{a}-{t}"));
+                    continue;
+                }
+                _ => {}
+            }
+            if self.within_word.iter().any(|w| w == t) {
+                toks.extend(["less".to_string(), "than".to_string()]);
+            } else if self.beyond_word.iter().any(|w| w == t) {
+                toks.extend(["more".to_string(), "than".to_string()]);
+            } else if t == "year" {
+                toks.push("years".to_string());
+            } else {
+                toks.push(t.to_string());
+            }
+        }
+        format!(" {} ", toks.join(" "))
+    }
+
     pub fn number_word(&self, word: &str) -> Option<Decimal> {
         self.number_words
             .iter()

@@ -126,10 +126,11 @@ impl<'a> Grounder<'a> {
             AskedUnit::Any
         };
         let spaced = crate::words::normalise_question(question);
+        let durations = cues.duration_form(&spaced);
         let numbered = |labels: &[(String, Option<i32>)]| -> Vec<bool> {
             labels
                 .iter()
-                .map(|(l, _)| prints_numbered_phrase(&spaced, l))
+                .map(|(l, _)| prints_numbered_phrase(&durations, l, cues))
                 .collect()
         };
         Self {
@@ -700,11 +701,14 @@ fn boundary_of_mention(mention: &[String]) -> Option<Boundary> {
     }
 }
 
-/// Whether `question` (normalised, padded) prints a phrase of two words or
-/// more of `label` that holds a number other than a year and a word other
-/// than a month: "more than 5 years", "1-3 years", "less than 1 year".
-fn prints_numbered_phrase(question: &str, label: &str) -> bool {
-    let label = crate::words::normalise_question(&words::normalise_label(label));
+/// Whether `question` (normalised, padded, in [`Cues::duration_form`]) prints
+/// a phrase of two words or more of `label` (in the same form) that holds a
+/// number other than a year and a word other than a month: "more than 5
+/// years", "1-3 years", "less than 1 year".
+fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
+    let label = cues.duration_form(&crate::words::normalise_question(&words::normalise_label(
+        label,
+    )));
     let toks: Vec<&str> = label.split_whitespace().collect();
     let is_number = |t: &&str| {
         t.bytes().any(|b| b.is_ascii_digit())
