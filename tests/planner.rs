@@ -851,6 +851,13 @@ fn beginning_and_end_of_a_period_pick_the_balance_rows() {
         &["what is the ratio of the balance at the end of 2012 to the balance at the beginning of 2010?"],
         &[Num("1.417544")],
     );
+    // neither beginning nor end said: a year's balance is its end's
+    check(
+        BALANCES,
+        "",
+        &["what was the balance in 2011?"],
+        &[Num("349")],
+    );
 }
 
 #[test]

@@ -62,6 +62,7 @@ features! {
     name_year_other = -1.0, "Years name a few rows and the row names another year.";
     column_position = -0.02, "No year asked: the column's position (the first column is the latest).";
     boundary_agrees = 0.5, "The mention says beginning or end of a period, and the row or column says the same.";
+    beginning_unasked = -0.1, "The mention says neither beginning nor end of a period, and the row is a period's beginning (\"balance at january 1\"): a year's level is its end's.";
     boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";

@@ -166,6 +166,9 @@ impl Grounder<'_> {
                 Some(_) => f.set(F::boundary_conflicts, 1.0),
                 None => {}
             }
+        } else if self.page.row_boundary[cell.row] == Some(Boundary::Beginning) {
+            // "the balance in 2012", no cue: a year's level is its end's
+            f.set(F::beginning_unasked, 1.0);
         }
         if let Some(asked) = &self.asked_scale {
             let printed = crate::kg::schema::label_scale(&cell.column_label)
