@@ -1065,6 +1065,14 @@ fn glued_header_words_are_read_apart() {
         ],
         &[Num("87.23"), Num("3655945")],
     );
+    // what the shares cost: the count times the unit price of its row,
+    // the headers' glued words apart ("numberof", "averageprice")
+    check(
+        GLUED_HEADERS,
+        "the average price paid per share is the total paid over the number of shares purchased .",
+        &["what was the total cost of the shares purchased in november 2018?"],
+        &[Num("319493033.55")],
+    );
 }
 
 /// A performance index whose columns are fiscal year ends, some in early

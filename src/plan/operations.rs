@@ -182,13 +182,13 @@ impl RulesPlanner {
     /// unit): "1442912 options" and their "weighted-average exercise price".
     fn unit_price_for(&self, t: &Turn<'_>, o: &Operand) -> Option<Operand> {
         let (row, column) = o.cell?;
-        // the header's own tokens: "number" is no content word
+        // the header's own tokens ("number" is no content word), glued
+        // words apart ("numberof sharespurchased")
         let has = |col: usize, list: &[String]| {
-            t.schema.columns.get(col).is_some_and(|(label, _)| {
-                crate::words::tokens(label)
-                    .iter()
-                    .any(|w| list.contains(&crate::words::stem(w)))
-            })
+            t.g.page
+                .column_tokens
+                .get(col)
+                .is_some_and(|tokens| tokens.iter().any(|w| list.contains(w)))
         };
         let (quantity, price) = (&self.cues.quantity_word, &self.cues.unit_price_word);
         if !has(column, quantity) || has(column, price) {

@@ -35,6 +35,8 @@ pub(super) struct PageIndex {
     pub row_caption_words: Vec<Vec<String>>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
+    /// Every stemmed token of each column label, stop words kept.
+    pub column_tokens: Vec<Vec<String>>,
     /// Which rows and columns are totals (print the total word).
     pub row_is_total: Vec<bool>,
     pub column_is_total: Vec<bool>,
@@ -614,6 +616,7 @@ impl PageIndex {
             row_text_words,
             row_caption_words,
             column_words,
+            column_tokens: column_tokens(schema, cues),
             fact_words,
         }
     }
@@ -631,18 +634,35 @@ fn surface_words(text: &str) -> Vec<(String, String)> {
 /// The content words of each row and column label, with words the
 /// extraction glued together split on the words the text prints.
 fn label_words(schema: &Schema, cues: &Cues) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
-    let text_words: HashSet<String> = schema
-        .sentences
-        .iter()
-        .flat_map(|s| words::tokens(s))
-        // a label word of a cue list is a word, not glued ones ("thereafter")
-        .chain(cues.thereafter.iter().cloned())
-        .collect();
+    let text_words = text_words(schema, cues);
     let label_words = |l: &str| content_words(&words::unglue(l, &text_words));
     (
         per_label(&schema.rows, label_words),
         per_label(&schema.columns, label_words),
     )
+}
+
+/// The words the text prints, by which glued label words are split.
+fn text_words(schema: &Schema, cues: &Cues) -> HashSet<String> {
+    schema
+        .sentences
+        .iter()
+        .flat_map(|s| words::tokens(s))
+        // a label word of a cue list is a word, not glued ones ("thereafter")
+        .chain(cues.thereafter.iter().cloned())
+        .collect()
+}
+
+/// Every stemmed token of each column label, stop words kept ("number"),
+/// glued words split ("numberof" is "number of").
+fn column_tokens(schema: &Schema, cues: &Cues) -> Vec<Vec<String>> {
+    let text_words = text_words(schema, cues);
+    per_label(&schema.columns, |l| {
+        words::tokens(&words::unglue(l, &text_words))
+            .iter()
+            .map(|t| words::stem(t))
+            .collect()
+    })
 }
 
 /// The year, quarter and month of the first row the table lost into its
