@@ -1075,6 +1075,41 @@ fn glued_header_words_are_read_apart() {
     );
 }
 
+/// Restricted stock units: counts and their per-unit fair value.
+const RSUS: TableRows = &[
+    &[
+        "",
+        "number of rsus",
+        "weighted average grant date fair value",
+    ],
+    &["rsus at december 31 2008", "401375", "29.03"],
+    &["granted", "1583616", "9.32"],
+    &["vested", "( 129352 )", "28.39"],
+    &["forfeited", "( 172033 )", "12.53"],
+    &["rsus at december 31 2009", "1683606", "12.23"],
+];
+
+#[test]
+fn a_word_said_for_the_column_and_again_for_the_row_names_both() {
+    // "grant" names the column ("grant date fair value") and, said again,
+    // the row ("granted")
+    check(
+        RSUS,
+        "awards are valued at the market price of the shares at the grant date . the \
+         committee sets the grant date of each award . awards granted vest over three years . \
+         the company recognizes the cost of each grant over its vesting period .",
+        &["what was the weighted average grant date fair value of rsus granted?"],
+        &[Num("9.32")],
+    );
+    // what units are worth: the count times the fair value of one unit
+    check(
+        RSUS,
+        "",
+        &["what is the total fair value of the rsus vested?"],
+        &[Num("3672303.28")],
+    );
+}
+
 /// A performance index whose columns are fiscal year ends, some in early
 /// January.
 const FISCAL_INDEX: TableRows = &[

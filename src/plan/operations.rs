@@ -177,10 +177,11 @@ impl RulesPlanner {
         )
     }
 
-    /// The unit price printed in the row of a count (`o` a cell of a
-    /// column that counts, the row also printing one column that prices a
-    /// unit): "1442912 options" and their "weighted-average exercise price".
-    fn unit_price_for(&self, t: &Turn<'_>, o: &Operand) -> Option<Operand> {
+    /// The count and unit price printed in the row of `o`, a cell of a
+    /// column that counts or (when the question says "total") of one that
+    /// prices a unit, when the row prints exactly one of the other:
+    /// "1442912 options" and their "weighted-average exercise price".
+    fn count_and_unit_price(&self, t: &Turn<'_>, o: &Operand) -> Option<(Operand, Operand)> {
         let (row, column) = o.cell?;
         // the header's own tokens ("number" is no content word), glued
         // words apart ("numberof sharespurchased")
@@ -191,18 +192,28 @@ impl RulesPlanner {
                 .is_some_and(|tokens| tokens.iter().any(|w| list.contains(w)))
         };
         let (quantity, price) = (&self.cues.quantity_word, &self.cues.unit_price_word);
-        if !has(column, quantity) || has(column, price) {
-            return None;
-        }
-        let prices: Vec<_> = t
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.row == row && c.column != column && has(c.column, price))
-            .collect();
-        match prices.as_slice() {
-            [p] => Some(t.g.cell_value(p)),
-            _ => None,
+        let counts = |c: usize| has(c, quantity) && !has(c, price);
+        let prices = |c: usize| has(c, price) && !has(c, quantity);
+        let other_of_row = |wanted: &dyn Fn(usize) -> bool| -> Option<Operand> {
+            let cells: Vec<_> = t
+                .schema
+                .cells
+                .iter()
+                .filter(|c| c.row == row && c.column != column && wanted(c.column))
+                .collect();
+            match cells.as_slice() {
+                [c] => Some(t.g.cell_value(c)),
+                _ => None,
+            }
+        };
+        if counts(column) {
+            Some((o.clone(), other_of_row(&prices)?))
+        } else if prices(column) && t.g.asks_total {
+            // "the total fair value of the rsus vested", not "the fair
+            // value of rsus granted" (the column's own name)
+            Some((other_of_row(&counts)?, o.clone()))
+        } else {
+            None
         }
     }
 
@@ -217,8 +228,8 @@ impl RulesPlanner {
         // "what is the total value of the options?": a count times the unit
         // price its row prints
         if contains_any(&t.r.text, &self.cues.value_ask) {
-            if let Some(price) = self.unit_price_for(t, &o) {
-                let a = b.add("count", o);
+            if let Some((count, price)) = self.count_and_unit_price(t, &o) {
+                let a = b.add("count", count);
                 let n = b.add("unit_price", price);
                 return self
                     .formulas

@@ -47,7 +47,18 @@ impl Grounder<'_> {
             })
             .map(|w| self.weight(w).max(0.3))
             .sum();
-        f.set(F::label_match, hit / a.weight);
+        // unless the question says it twice, once for each ("the grant date
+        // fair value of the rsus granted")
+        let twice: f64 = q
+            .iter()
+            .filter(|w| {
+                a.mention.iter().filter(|m| m == *w).count() > 1
+                    && row.iter().any(|l| same_word(l, w))
+                    && col.iter().any(|l| same_word(l, w))
+            })
+            .map(|w| self.weight(w).max(0.3))
+            .sum();
+        f.set(F::label_match, ((hit + twice) / a.weight).min(1.0));
         // row words the mention meets only by their stem ("exercised" for
         // "exercisable")
         let met: Vec<&(String, String)> = self.page.row_surface[cell.row]
