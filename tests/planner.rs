@@ -1409,6 +1409,34 @@ fn dates_and_kinds_of_year_the_page_never_prints_name_no_value() {
 }
 
 #[test]
+fn a_move_the_text_states_starts_at_the_beginning_and_ends_at_the_end() {
+    // "from $ 2.9 billion to $ 3.3 billion" during 2010: where equity
+    // started the year and where it ended it (the quote printed as 2019)
+    let capital: TableRows = &[
+        &["", "2010", "2009"],
+        &["cash dividends declared per share", "1.08", "1.00"],
+    ];
+    let text = "during 2010 , stockholders 2019 equity increased from $ 2.9 billion to \
+                $ 3.3 billion . we repurchased 5.0 million shares .";
+    check(
+        capital,
+        text,
+        &[
+            "what was stockholders' equity at the end of 2010?",
+            "and at the beginning of the year?",
+            "what was the change?",
+        ],
+        &[Num("3.3"), Num("2.9"), Num("0.4")],
+    );
+    check(
+        capital,
+        text,
+        &["by how much did stockholders' equity increase during 2010?"],
+        &[Num("0.4")],
+    );
+}
+
+#[test]
 fn this_total_names_the_result_whose_question_said_total() {
     // no sum was computed: "this total" is the look-up asked as a total,
     // not the page's total row

@@ -174,12 +174,27 @@ fn is_footnote_mark(token: &str) -> bool {
     token.len() == 1 && token.chars().all(|c| ('1'..='9').contains(&c))
 }
 
+/// Whether the `i`th token is a right single quote the extraction printed
+/// as its code point, `2019`: before an `s` ("company 2019 s") or between
+/// a plural and a word ("stockholders 2019 equity"), not a year.
+fn is_quote_code(tokens: &[String], i: usize) -> bool {
+    let word = |t: Option<&String>| t.is_some_and(|t| t.chars().all(char::is_alphabetic));
+    let (prev, next) = (
+        i.checked_sub(1).and_then(|p| tokens.get(p)),
+        tokens.get(i + 1),
+    );
+    tokens[i] == "2019"
+        && (next.is_some_and(|n| n == "s")
+            || (word(prev) && prev.is_some_and(|p| p.len() > 3 && p.ends_with('s')) && word(next)))
+}
+
 /// Finds every number of a sentence, with what surrounds it.
 pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
     let tokens = &sentence.tokens;
     let years: Vec<(usize, i32)> = tokens
         .iter()
         .enumerate()
+        .filter(|(i, _)| !is_quote_code(tokens, *i))
         .filter_map(|(i, t)| as_year(t).map(|y| (i, y)))
         .filter(|(i, _)| {
             let prev = i.checked_sub(1).and_then(|p| tokens.get(p));
@@ -197,6 +212,9 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
         let Some((value, mut percent)) = parse_number_token(token) else {
             continue;
         };
+        if is_quote_code(tokens, i) {
+            continue;
+        }
         let prev = i
             .checked_sub(1)
             .and_then(|p| tokens.get(p))
@@ -493,6 +511,21 @@ mod tests {
         );
         let values: Vec<Decimal> = n.iter().map(|n| n.value).collect();
         assert_eq!(values, vec![Decimal::from(5), Decimal::from(45)]);
+    }
+
+    #[test]
+    fn a_quote_printed_as_its_code_is_no_year() {
+        let n = numbers(
+            "during 2010 , stockholders 2019 equity increased from $ 2.9 billion to $ 3.3 billion \
+             . the company 2019 s notes due 2019 were repaid .",
+        );
+        let values: Vec<Decimal> = n.iter().map(|n| n.value).collect();
+        let d = |s: &str| Decimal::from_str(s).unwrap();
+        assert_eq!(values, vec![d("2010"), d("2.9"), d("3.3"), d("2019")]);
+        // the amounts are of 2010 (the move's start, of the year before),
+        // not of 2019
+        assert_eq!(n[1].year, Some(2009));
+        assert_eq!(n[2].year, Some(2010));
     }
 
     #[test]

@@ -117,6 +117,10 @@ pub(super) struct Cues {
     pub within_word: Vec<String>,
     /// Words that say "more than" before a duration ("after five years").
     pub beyond_word: Vec<String>,
+    /// Words before a text number where a move started ("from $ 2.9 billion").
+    pub move_start_lead: Vec<String>,
+    /// Words before a text number where that move ended ("to $ 3.3 billion").
+    pub move_end_lead: Vec<String>,
     /// Phrases that ask for the last ratio as a percentage.
     pub percent_restatement: Vec<String>,
     /// Phrases that ask what a quantity is worth.
@@ -233,6 +237,8 @@ impl Cues {
             period_qualifier: stemmed("PeriodQualifier"),
             within_word: plain("WithinWord"),
             beyond_word: plain("BeyondWord"),
+            move_start_lead: plain("MoveStartLead"),
+            move_end_lead: plain("MoveEndLead"),
             percent_restatement: longest_first("PercentRestatement"),
             value_ask: longest_first("ValueAsk"),
             complement_word: longest_first("ComplementWord"),

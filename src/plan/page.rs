@@ -51,6 +51,9 @@ pub(super) struct PageIndex {
     pub fact_is_total: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
+    /// Whether each text number is where a move started or ended ("from
+    /// $ 2.9 billion to $ 3.3 billion"): its period's beginning or end.
+    pub fact_boundary: Vec<Option<Boundary>>,
     /// Each row label's content words as (stem, surface form): the
     /// surface tells "exercisable" from "exercised", one stem apart.
     pub row_surface: Vec<Vec<(String, String)>>,
@@ -593,6 +596,7 @@ impl PageIndex {
             row_signs_mixed: signs_mixed(schema),
             fact_is_name: facts_in_names(schema),
             row_boundary,
+            fact_boundary: fact_boundaries(schema, cues),
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
             row_quarter,
             lost_row_year,
@@ -690,6 +694,35 @@ fn lost_row_words(row_words: &[Vec<String>], period_known: bool) -> Vec<String> 
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// Whether each text number is where a move started (after "from") or
+/// ended (after "to", a start a few words before it).
+fn fact_boundaries(schema: &Schema, cues: &Cues) -> Vec<Option<Boundary>> {
+    let within = |list: &[String], t: &str| list.iter().any(|w| w == t);
+    schema
+        .facts
+        .iter()
+        .map(|f| {
+            let toks: Vec<&str> = f.sentence_text.split_whitespace().collect();
+            let before: Vec<&str> = toks[..f.token.min(toks.len())]
+                .iter()
+                .copied()
+                .filter(|t| *t != "$")
+                .collect();
+            let lead = *before.last()?;
+            if within(&cues.move_start_lead, lead) {
+                return Some(Boundary::Beginning);
+            }
+            let started = before
+                .iter()
+                .rev()
+                .skip(1)
+                .take(6)
+                .any(|t| within(&cues.move_start_lead, t));
+            (within(&cues.move_end_lead, lead) && started).then_some(Boundary::End)
+        })
+        .collect()
 }
 
 /// Each text number's context words and its sentence's words (a sentence's

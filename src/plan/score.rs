@@ -320,7 +320,26 @@ impl Grounder<'_> {
         f.set(F::context_match, self.overlap(&a.words, ctx) / a.weight);
         f.set(F::sentence_match, self.overlap(&a.words, sent) / a.weight);
         f.set(F::phrase, Self::phrase_share(a.mention, sent));
-        Self::fact_year_features(&mut f, fact, a.year);
+        // "at the beginning of 2002": where a move the text states started
+        // ("in 2002 ... from $ 128 million"), a level the graph dates to
+        // the year before (its end)
+        let moved = self.page.fact_boundary[k];
+        let year = match (a.boundary, moved, a.year, fact.year) {
+            (Some(Boundary::Beginning), Some(Boundary::Beginning), Some(y), Some(fy))
+                if fy == y - 1 =>
+            {
+                Some(fy)
+            }
+            _ => a.year,
+        };
+        Self::fact_year_features(&mut f, fact, year);
+        if let (Some(b), Some(l)) = (a.boundary, moved) {
+            if b == l {
+                f.set(F::boundary_agrees, 1.0);
+            } else {
+                f.set(F::boundary_conflicts, 1.0);
+            }
+        }
         if fact.percent && !self.wants_percent {
             f.set(F::fact_percent_unasked, 1.0);
         }
