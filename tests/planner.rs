@@ -2745,6 +2745,41 @@ fn over_two_years_is_a_span_of_time_not_a_division() {
         &["what were the combined consumer sales over 2008 and 2009?"],
         &[Num("1190")],
     );
+    // a list of years after "over" is a span too
+    check(
+        &[
+            &["", "2009", "2008", "2007"],
+            &["industrial", "$ 820", "$ 900", "$ 850"],
+            &["consumer", "610", "580", "560"],
+        ],
+        "",
+        &["what was the average consumer sales over 2007, 2008 and 2009?"],
+        &[Num("583.3333333")],
+    );
+}
+
+#[test]
+fn the_first_and_the_second_are_the_last_two_results() {
+    check(
+        SEGMENT_SALES,
+        "",
+        &[
+            "what were the consumer sales in 2009?",
+            "what were the consumer sales in 2008?",
+            "what is the ratio of the first to the second?",
+        ],
+        &[Num("610"), Num("580"), Num("1.051724138")],
+    );
+    check(
+        SEGMENT_SALES,
+        "",
+        &[
+            "what were the consumer sales in 2009?",
+            "what were the consumer sales in 2008?",
+            "what is the ratio of the latter to the former?",
+        ],
+        &[Num("610"), Num("580"), Num("0.9508196721")],
+    );
 }
 
 #[test]

@@ -117,6 +117,10 @@ pub(super) struct Cues {
     pub within_word: Vec<String>,
     /// Words that say "more than" before a duration ("after five years").
     pub beyond_word: Vec<String>,
+    /// Words naming the earlier of the last two results ("the first").
+    pub former_word: Vec<String>,
+    /// Words naming the later of the last two results ("the second").
+    pub latter_word: Vec<String>,
     /// Words before a text number where a move started ("from $ 2.9 billion").
     pub move_start_lead: Vec<String>,
     /// Words before a text number where that move ended ("to $ 3.3 billion").
@@ -237,6 +241,8 @@ impl Cues {
             period_qualifier: stemmed("PeriodQualifier"),
             within_word: plain("WithinWord"),
             beyond_word: plain("BeyondWord"),
+            former_word: stemmed("FormerWord"),
+            latter_word: stemmed("LatterWord"),
             move_start_lead: plain("MoveStartLead"),
             move_end_lead: plain("MoveEndLead"),
             percent_restatement: longest_first("PercentRestatement"),

@@ -37,6 +37,18 @@ impl RulesPlanner {
         // value is meant, unless they are all the mention has on a page whose
         // table lost a row's name into its header: then they name that row
         let all_words = self.cues.mention_words(text);
+        // "the first" or "the second" alone: one of the last two results
+        if let ([word], [.., former, latter]) = (
+            self.cues.specific(&all_words).as_slice(),
+            t.history.as_slice(),
+        ) {
+            if self.cues.former_word.contains(word) {
+                return Ok(reference_operand(former));
+            }
+            if self.cues.latter_word.contains(word) {
+                return Ok(reference_operand(latter));
+            }
+        }
         let mut words: Vec<String> = all_words
             .iter()
             .filter(|w| w.starts_with('@') || t.g.knows(w))

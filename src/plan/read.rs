@@ -387,10 +387,17 @@ fn mask_time_spans(text: &str, cues: &Cues) -> String {
 }
 
 /// Whether `toks` opens with a span of time ("the years", "that period",
-/// "2014 and 2015"), after a time span lead ("over").
+/// "2014 and 2015", a list "2007 , 2008 and 2009"), after a time span lead
+/// ("over").
 fn opens_time_span(cues: &Cues, toks: &[&str]) -> bool {
+    let year = |k: usize| {
+        toks.get(k)
+            .and_then(|t| crate::kg::text::as_year(t))
+            .is_some()
+    };
     within(&cues.time_span_determiner, toks.first()) && within(&cues.time_span_word, toks.get(1))
         || years_joined_at(toks, 0, &cues.range_joiner, &cues.period_joiner).is_some()
+        || year(0) && year(1)
 }
 
 /// "a remaining term of more than one year": a comparative before a length
