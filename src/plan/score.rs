@@ -35,30 +35,8 @@ impl Grounder<'_> {
         let col = &self.page.column_words[cell.column];
         let row_hit = self.overlap(q, row);
         let col_hit = self.overlap(q, col);
-        // a word the row and the column both carry counts once
         let alias = &self.page.row_alias_words[cell.row];
-        let hit: f64 = q
-            .iter()
-            .filter(|w| {
-                row.iter()
-                    .chain(col.iter())
-                    .chain(alias.iter())
-                    .any(|l| same_word(l, w))
-            })
-            .map(|w| self.weight(w).max(0.3))
-            .sum();
-        // unless the question says it twice, once for each ("the grant date
-        // fair value of the rsus granted")
-        let twice: f64 = q
-            .iter()
-            .filter(|w| {
-                a.mention.iter().filter(|m| m == *w).count() > 1
-                    && row.iter().any(|l| same_word(l, w))
-                    && col.iter().any(|l| same_word(l, w))
-            })
-            .map(|w| self.weight(w).max(0.3))
-            .sum();
-        f.set(F::label_match, ((hit + twice) / a.weight).min(1.0));
+        f.set(F::label_match, self.label_share(a, row, col, alias));
         // row words the mention meets only by their stem ("exercised" for
         // "exercisable")
         let met: Vec<&(String, String)> = self.page.row_surface[cell.row]
@@ -117,6 +95,35 @@ impl Grounder<'_> {
             f.set(F::numbered_phrase, 1.0);
         }
         (row_hit, col_hit)
+    }
+
+    /// Share of the mention's weight its words carry in a cell's row,
+    /// column and row alias labels.
+    fn label_share(&self, a: &Asked, row: &[String], col: &[String], alias: &[String]) -> f64 {
+        let q = &a.words;
+        // a word the row and the column both carry counts once
+        let hit: f64 = q
+            .iter()
+            .filter(|w| {
+                row.iter()
+                    .chain(col.iter())
+                    .chain(alias.iter())
+                    .any(|l| same_word(l, w))
+            })
+            .map(|w| self.weight(w).max(0.3))
+            .sum();
+        // unless the question says it twice, once for each ("the grant date
+        // fair value of the rsus granted")
+        let twice: f64 = q
+            .iter()
+            .filter(|w| {
+                a.mention.iter().filter(|m| m == *w).count() > 1
+                    && row.iter().any(|l| same_word(l, w))
+                    && col.iter().any(|l| same_word(l, w))
+            })
+            .map(|w| self.weight(w).max(0.3))
+            .sum();
+        ((hit + twice) / a.weight).min(1.0)
     }
 
     /// Whether the mention holds every word of some row's label (a row
