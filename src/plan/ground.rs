@@ -239,11 +239,7 @@ impl<'a> Grounder<'a> {
             let mut seen = HashSet::new();
             own.iter().filter(|w| seen.insert(w.as_str())).collect()
         };
-        let q_weight: f64 = q
-            .iter()
-            .map(|w| self.weight(w).max(0.3))
-            .sum::<f64>()
-            .max(1e-9);
+        let q_weight: f64 = self.weigh(q.iter()).max(1e-9);
         let names_a_row = self.names_a_row(&q);
         let a = Asked {
             words: q,
@@ -666,10 +662,22 @@ impl<'a> Grounder<'a> {
     /// The weight of the mention's words found in `label` (each word's
     /// rarity, at least 0.3).
     pub fn overlap(&self, q: &[&String], label: &[String]) -> f64 {
-        q.iter()
-            .filter(|w| label.iter().any(|l| same_word(l, w)))
-            .map(|w| self.weight(w).max(0.3))
-            .sum()
+        self.weigh(q.iter().filter(|w| label.iter().any(|l| same_word(l, w))))
+    }
+
+    /// The total weight of some of a mention's words (each word's rarity,
+    /// at least 0.3).
+    pub(super) fn weigh<'w>(&self, words: impl Iterator<Item = &'w &'w String>) -> f64 {
+        words.map(|w| self.weight(w).max(0.3)).sum()
+    }
+
+    /// Whether some row or column label carries `w`.
+    pub(super) fn labelled(&self, w: &str) -> bool {
+        self.page
+            .row_words
+            .iter()
+            .chain(&self.page.column_words)
+            .any(|l| l.iter().any(|x| same_word(x, w)))
     }
 
     /// Share of the mention's adjacent word pairs that sit adjacent in `label`.

@@ -37,11 +37,9 @@ impl RulesPlanner {
         // value is meant, unless they are all the mention has on a page whose
         // table lost a row's name into its header: then they name that row
         let all_words = self.cues.mention_words(text);
+        let all_own = self.cues.specific(&all_words);
         // "the first" or "the second" alone: one of the last two results
-        if let ([word], [.., former, latter]) = (
-            self.cues.specific(&all_words).as_slice(),
-            t.history.as_slice(),
-        ) {
+        if let ([word], [.., former, latter]) = (all_own.as_slice(), t.history.as_slice()) {
             if self.cues.former_word.contains(word) {
                 return Ok(reference_operand(former));
             }
@@ -58,10 +56,10 @@ impl RulesPlanner {
         if own.is_empty()
             && !self.refers_in(text)
             && !t.g.page.lost_row_unnamed.is_empty()
-            && !self.cues.specific(&all_words).is_empty()
+            && !all_own.is_empty()
         {
             words = all_words;
-            own = self.cues.specific(&words);
+            own = all_own;
         }
         let kind = self.earlier_kind(text);
         if self.refers_in(text) && kind.is_none() && !own.is_empty() {

@@ -551,7 +551,8 @@ impl PageIndex {
 
     /// Indexes a page.
     fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
-        let (row_words, column_words) = label_words(schema, cues);
+        let text_words = text_words(schema, cues);
+        let (row_words, column_words) = label_words(schema, &text_words);
         let row_alias_words = alias_words(schema, &row_words, lexicon);
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
@@ -620,7 +621,7 @@ impl PageIndex {
             row_text_words,
             row_caption_words,
             column_words,
-            column_tokens: column_tokens(schema, cues),
+            column_tokens: column_tokens(schema, &text_words),
             fact_words,
         }
     }
@@ -637,9 +638,11 @@ fn surface_words(text: &str) -> Vec<(String, String)> {
 
 /// The content words of each row and column label, with words the
 /// extraction glued together split on the words the text prints.
-fn label_words(schema: &Schema, cues: &Cues) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
-    let text_words = text_words(schema, cues);
-    let label_words = |l: &str| content_words(&words::unglue(l, &text_words));
+fn label_words(
+    schema: &Schema,
+    text_words: &HashSet<String>,
+) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    let label_words = |l: &str| content_words(&words::unglue(l, text_words));
     (
         per_label(&schema.rows, label_words),
         per_label(&schema.columns, label_words),
@@ -659,10 +662,9 @@ fn text_words(schema: &Schema, cues: &Cues) -> HashSet<String> {
 
 /// Every stemmed token of each column label, stop words kept ("number"),
 /// glued words split ("numberof" is "number of").
-fn column_tokens(schema: &Schema, cues: &Cues) -> Vec<Vec<String>> {
-    let text_words = text_words(schema, cues);
+fn column_tokens(schema: &Schema, text_words: &HashSet<String>) -> Vec<Vec<String>> {
     per_label(&schema.columns, |l| {
-        words::tokens(&words::unglue(l, &text_words))
+        words::tokens(&words::unglue(l, text_words))
             .iter()
             .map(|t| words::stem(t))
             .collect()

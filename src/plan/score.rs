@@ -60,18 +60,14 @@ impl Grounder<'_> {
             c => c,
         };
         let text = self.page.row_text_words[cell.row].iter().chain(caption);
-        let text_hit: f64 = q
-            .iter()
-            .filter(|w| {
-                text.clone().any(|l| same_word(l, w))
-                    && !row
-                        .iter()
-                        .chain(col.iter())
-                        .chain(alias.iter())
-                        .any(|l| same_word(l, w))
-            })
-            .map(|w| self.weight(w).max(0.3))
-            .sum();
+        let text_hit = self.weigh(q.iter().filter(|w| {
+            text.clone().any(|l| same_word(l, w))
+                && !row
+                    .iter()
+                    .chain(col.iter())
+                    .chain(alias.iter())
+                    .any(|l| same_word(l, w))
+        }));
         f.set(F::text_alias_match, text_hit / a.weight);
         if !row.is_empty() {
             let covered = row
@@ -102,27 +98,16 @@ impl Grounder<'_> {
     fn label_share(&self, a: &Asked, row: &[String], col: &[String], alias: &[String]) -> f64 {
         let q = &a.words;
         // a word the row and the column both carry counts once
-        let hit: f64 = q
-            .iter()
-            .filter(|w| {
-                row.iter()
-                    .chain(col.iter())
-                    .chain(alias.iter())
-                    .any(|l| same_word(l, w))
-            })
-            .map(|w| self.weight(w).max(0.3))
-            .sum();
+        let carries = |label: &[String], w: &str| label.iter().any(|l| same_word(l, w));
+        let hit = self.weigh(
+            q.iter()
+                .filter(|w| carries(row, w) || carries(col, w) || carries(alias, w)),
+        );
         // unless the question says it twice, once for each ("the grant date
         // fair value of the rsus granted")
-        let twice: f64 = q
-            .iter()
-            .filter(|w| {
-                a.mention.iter().filter(|m| m == *w).count() > 1
-                    && row.iter().any(|l| same_word(l, w))
-                    && col.iter().any(|l| same_word(l, w))
-            })
-            .map(|w| self.weight(w).max(0.3))
-            .sum();
+        let twice = self.weigh(q.iter().filter(|w| {
+            a.mention.iter().filter(|m| m == *w).count() > 1 && carries(row, w) && carries(col, w)
+        }));
         ((hit + twice) / a.weight).min(1.0)
     }
 
@@ -164,6 +149,15 @@ impl Grounder<'_> {
         }
     }
 
+    /// The beginning or end asked against the one a candidate prints.
+    fn boundary_features(f: &mut FeatureVector, asked: Boundary, printed: Option<Boundary>) {
+        match printed {
+            Some(p) if p == asked => f.set(F::boundary_agrees, 1.0),
+            Some(_) => f.set(F::boundary_conflicts, 1.0),
+            None => {}
+        }
+    }
+
     /// What the question asks besides words and a year: a percentage, the
     /// beginning or end of a period, a scale, a quarter, the row of an
     /// earlier turn.
@@ -179,11 +173,9 @@ impl Grounder<'_> {
         if let Some(b) = boundary {
             // the row's cue speaks first ("balance at january 1" in a column
             // "year ended december 31")
-            match self.page.row_boundary[cell.row].or(self.page.column_boundary[cell.column]) {
-                Some(l) if l == b => f.set(F::boundary_agrees, 1.0),
-                Some(_) => f.set(F::boundary_conflicts, 1.0),
-                None => {}
-            }
+            let printed =
+                self.page.row_boundary[cell.row].or(self.page.column_boundary[cell.column]);
+            Self::boundary_features(f, b, printed);
         } else if self.page.row_boundary[cell.row] == Some(Boundary::Beginning) {
             // "the balance in 2012", no cue: a year's level is its end's
             f.set(F::beginning_unasked, 1.0);
@@ -268,19 +260,14 @@ impl Grounder<'_> {
         if self.page.lost_row_unnamed.contains(&k) {
             // the lost row's name is unknown: the mention's words that no
             // label prints may be it
-            let labels = || {
+            let aliased = |w: &str| {
                 self.page
-                    .row_words
+                    .row_alias_words
                     .iter()
-                    .chain(&self.page.column_words)
-                    .chain(&self.page.row_alias_words)
+                    .any(|l| l.iter().any(|x| same_word(x, w)))
             };
-            let unlabelled: f64 = a
-                .words
-                .iter()
-                .filter(|w| !labels().any(|l| l.iter().any(|x| same_word(x, w))))
-                .map(|w| self.weight(w).max(0.3))
-                .sum();
+            let unlabelled =
+                self.weigh(a.words.iter().filter(|w| !self.labelled(w) && !aliased(w)));
             f.set(F::lost_row_name, unlabelled / a.weight);
         }
         // the header's words and those the lost row shares with its sequence
@@ -340,12 +327,8 @@ impl Grounder<'_> {
             _ => a.year,
         };
         Self::fact_year_features(&mut f, fact, year);
-        if let (Some(b), Some(l)) = (a.boundary, moved) {
-            if b == l {
-                f.set(F::boundary_agrees, 1.0);
-            } else {
-                f.set(F::boundary_conflicts, 1.0);
-            }
+        if let Some(b) = a.boundary {
+            Self::boundary_features(&mut f, b, moved);
         }
         if fact.percent && !self.wants_percent {
             f.set(F::fact_percent_unasked, 1.0);
