@@ -298,6 +298,22 @@ pub fn normalise_label(label: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A label without its asides in parentheses: `net gain ( loss ) realized`
+/// is `net gain realized`.
+pub fn without_asides(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    let mut depth = 0usize;
+    for c in label.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The years a label names, in order: `2007`, `december 31 , 2008`,
 /// `12/31/01`, `dec . 282013` (a glued day and year). A date is read as the
 /// year it prints, early January included (`january 3 2009` is 2009): the

@@ -3041,3 +3041,75 @@ fn how_many_is_not_answered_by_an_amount_of_money() {
         &[Num("1100")],
     );
 }
+
+/// Long-term debt at two year ends, and the unamortized issuance costs of
+/// a credit facility that only the text prints.
+const DEBT: TableRows = &[
+    &["", "december 31 2017", "december 31 2016"],
+    &["senior notes due 2021", "600", "600"],
+    &["term loan due 2024", "400", "450"],
+    &["less unamortized debt issuance costs", "( 26 )", "( 24 )"],
+    &["total long-term debt", "974", "1,026"],
+];
+
+const DEBT_TEXT: &str = "the company had unamortized debt issuance costs associated \
+    with its revolving credit facility of $ 11 million and $ 8 million as of december 31 , \
+    2017 and 2016 , respectively .";
+
+#[test]
+fn a_year_end_date_asked_is_matched_in_the_text_as_in_the_columns() {
+    // every column closes a december: the date tells no cell apart, and the
+    // sentence prints it as well as the columns do
+    check(
+        DEBT,
+        DEBT_TEXT,
+        &["what were the unamortized debt issuance costs associated with the revolving credit facility as of december 31, 2017?"],
+        &[Num("11")],
+    );
+}
+
+/// A roll-forward of unrecognized tax benefits over years ended december 31.
+const TAX_BENEFITS: TableRows = &[
+    &[
+        "",
+        "year ended december 31 , 2011",
+        "year ended december 31 , 2010",
+    ],
+    &["balance at january 1", "301", "265"],
+    &["additions for tax positions of prior years", "22", "14"],
+    &["settlements", "( 4 )", "( 8 )"],
+    &["balance at december 31", "349", "301"],
+];
+
+#[test]
+fn a_day_of_a_month_is_no_numbered_phrase() {
+    // "balance at december 31" shares "at december 31" with the question,
+    // but a date is not a phrase like "1-3 years" that only its number names
+    check(
+        TAX_BENEFITS,
+        "included in the balance of unrecognized tax benefits at december 31 , 2011 and 2010 , \
+         respectively , are $ 226 million and $ 194 million of tax benefits that , if recognized , \
+         would affect the effective tax rate .",
+        &["what were the unrecognized tax benefits that would affect the effective tax rate at december 31, 2011?"],
+        &[Num("226")],
+    );
+}
+
+#[test]
+fn a_label_is_read_without_its_asides() {
+    // "gain realized" is the label's "gain ( loss ) realized", not a change
+    check(
+        &[
+            &["", "2009", "2008"],
+            &["capital gain distributions received", "2.0", "5.6"],
+            &[
+                "net gain ( loss ) realized on fund dispositions",
+                "7.4",
+                "( 4.5 )",
+            ],
+        ],
+        "",
+        &["what was the gain realized in 2008?"],
+        &[Num("-4.5")],
+    );
+}

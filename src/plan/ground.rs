@@ -711,8 +711,8 @@ fn boundary_of_mention(mention: &[String]) -> Option<Boundary> {
 
 /// Whether `question` (normalised, padded, in [`Cues::duration_form`]) prints
 /// a phrase of two words or more of `label` (in the same form) that holds a
-/// number other than a year and a word other than a month: "more than 5
-/// years", "1-3 years", "less than 1 year".
+/// number other than a year or a day of a month and a word other than a
+/// month: "more than 5 years", "1-3 years", "less than 1 year".
 fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
     let label = cues.duration_form(&crate::words::normalise_question(&words::normalise_label(
         label,
@@ -725,9 +725,11 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
             && crate::kg::text::as_year(t).is_none()
     };
     let is_word = |t: &&str| t.chars().all(char::is_alphabetic) && words::month_number(t).is_none();
+    // "balance at december 31": a day of a month is a date, not a number
+    let is_day = |w: &[&str], i: usize| i > 0 && words::month_number(w[i - 1]).is_some();
     (2..=toks.len()).rev().any(|n| {
         toks.windows(n).any(|w| {
-            w.iter().any(is_number)
+            (0..w.len()).any(|i| is_number(&w[i]) && !is_day(w, i))
                 && w.iter().any(is_word)
                 && question.contains(&format!(" {} ", w.join(" ")))
         })

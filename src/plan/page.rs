@@ -65,6 +65,10 @@ pub(super) struct PageIndex {
     /// The quarter each row and column label names.
     pub row_quarter: Vec<Option<u8>>,
     pub column_quarter: Vec<Option<u8>>,
+    /// The labels name at least two quarters: only then does a quarter
+    /// tell cells apart ("december 31 2017" on every column of a balance
+    /// sheet is a year's end, not a quarter to match).
+    pub quarters_differ: bool,
     /// The dates each column label prints.
     pub column_dates: Vec<Vec<(u8, Option<u8>, i32)>>,
     /// No column names a year and fewer than half the rows do: those years
@@ -350,6 +354,18 @@ fn caption_names_total(
     else {
         return aliases;
     };
+    // a sentence that states amounts the table does not print is a fact of
+    // its own, not the table's caption
+    let caption_index = schema.pre_sentences - 1;
+    let states_amounts = schema.facts.iter().any(|f| {
+        f.sentence == caption_index
+            && !f.is_year_mention
+            && !f.percent
+            && !schema.cells.iter().any(|c| c.value.abs() == f.value.abs())
+    });
+    if states_amounts {
+        return aliases;
+    }
     let words: Vec<String> = cues
         .specific(&content_words(caption))
         .into_iter()
@@ -575,6 +591,7 @@ impl PageIndex {
             .chain(row_alias_words.iter().flatten().cloned())
             .collect();
         let row_quarter = per_label(&schema.rows, words::quarter_in);
+        let column_quarter = per_label(&schema.columns, words::quarter_in);
         let (lost_row_year, lost_row_quarter, lost_row_month) =
             lost_row_period(schema, &row_quarter);
         let total_word = cues.total_word.as_str();
@@ -599,6 +616,18 @@ impl PageIndex {
             row_boundary,
             fact_boundary: fact_boundaries(schema, cues),
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
+            quarters_differ: {
+                let mut qs: Vec<u8> = row_quarter
+                    .iter()
+                    .chain(&column_quarter)
+                    .flatten()
+                    .copied()
+                    .chain(lost_row_quarter)
+                    .collect();
+                qs.sort_unstable();
+                qs.dedup();
+                qs.len() > 1
+            },
             row_quarter,
             lost_row_year,
             lost_row_quarter,
@@ -613,7 +642,7 @@ impl PageIndex {
                 &row_words,
                 lost_row_year.is_some() || lost_row_quarter.is_some() || lost_row_month.is_some(),
             ),
-            column_quarter: per_label(&schema.columns, words::quarter_in),
+            column_quarter,
             column_dates: per_label(&schema.columns, words::dates_in),
             idf,
             row_words,

@@ -477,19 +477,21 @@ fn spelled_by(tokens: &[String], letters: &[char]) -> Option<String> {
 }
 
 /// The question with every phrase of two to six words that a row or column
-/// label of the page holds replaced by `_`.
+/// label of the page holds replaced by `_`; a label is read with and without
+/// its asides in parentheses ("net gain ( loss ) realized" holds "gain
+/// realized").
 fn mask_label_phrases(text: &str, schema: &Schema) -> String {
     let labels: Vec<String> = schema
         .rows
         .iter()
         .map(|(l, _)| l)
         .chain(schema.columns.iter().map(|(l, _)| l))
-        .map(|l| {
-            format!(
-                " {} ",
-                words::normalise_question(&words::normalise_label(l)).trim()
-            )
+        .flat_map(|l| {
+            let label = words::normalise_label(l);
+            let plain = words::without_asides(&label);
+            [label, plain]
         })
+        .map(|l| format!(" {} ", words::normalise_question(&l).trim()))
         .collect();
     let toks: Vec<&str> = text.split_whitespace().collect();
     let mut keep = vec![true; toks.len()];

@@ -187,7 +187,7 @@ impl Grounder<'_> {
                 f.set(F::scale_agrees, 1.0);
             }
         }
-        if let Some(q) = self.asked_quarter {
+        if let Some(q) = self.asked_quarter.filter(|_| self.page.quarters_differ) {
             let labels = [
                 self.page.row_quarter[cell.row],
                 self.page.column_quarter[cell.column],
@@ -327,6 +327,9 @@ impl Grounder<'_> {
             _ => a.year,
         };
         Self::fact_year_features(&mut f, fact, year);
+        if self.fact_prints_date(fact, year) {
+            f.set(F::date_match, 1.0);
+        }
         if let Some(b) = a.boundary {
             Self::boundary_features(&mut f, b, moved);
         }
@@ -361,6 +364,27 @@ impl Grounder<'_> {
         f.set(F::text_source, 1.0);
         f.set(F::sentence_position, fact.sentence as f64);
         f
+    }
+
+    /// The question prints a date ("as of december 31 , 2017") whose year
+    /// is the number's and whose month and day its sentence prints, as a
+    /// cell's column may print it.
+    fn fact_prints_date(&self, fact: &FactEntry, year: Option<i32>) -> bool {
+        let of_fact = |y: i32| fact.year == Some(y) || fact.also_years.contains(&y);
+        let asked: Vec<_> = self
+            .asked_dates
+            .iter()
+            .filter(|(_, _, y)| year.is_none_or(|asked| asked == *y) && of_fact(*y))
+            .collect();
+        if asked.is_empty() {
+            return false;
+        }
+        let printed = words::dates_in(&fact.sentence_text);
+        asked.iter().any(|(m, d, _)| {
+            printed
+                .iter()
+                .any(|(pm, pd, _)| pm == m && d.is_none_or(|d| *pd == Some(d)))
+        })
     }
 
     /// A text number's year (or its sentence's) against the year asked.
