@@ -515,9 +515,20 @@ fn year_of_token(tok: &str) -> Option<i32> {
 
 /// Lowercased, punctuation spaced out, single spaces, padded with spaces.
 pub fn normalise_question(q: &str) -> String {
+    normalise(q, false)
+}
+
+/// [`normalise_question`] with each comma kept as a token of its own
+/// (` , `): where a list parts its items ("the sum of a , b and c").
+pub fn normalise_question_keeping_commas(q: &str) -> String {
+    normalise(q, true)
+}
+
+fn normalise(q: &str, keep_commas: bool) -> String {
     let mut out = String::from(" ");
     for c in q.to_lowercase().chars() {
         match c {
+            ',' if keep_commas => out.push_str(" , "),
             '?' | ',' | ';' | ':' | '"' | '(' | ')' => out.push(' '),
             '’' => out.push('\''),
             _ => out.push(c),

@@ -3113,3 +3113,56 @@ fn a_label_is_read_without_its_asides() {
         &[Num("-4.5")],
     );
 }
+
+/// Net revenues of four segments and their total, over three years.
+const NET_REVENUES: TableRows = &[
+    &["", "2010", "2009", "2008"],
+    &["advisory", "4,810", "4,984", "5,179"],
+    &["trading services", "15,970", "21,883", "22,345"],
+    &["research and lending", "7,540", "2,863", "( 10,821 )"],
+    &["asset management", "4,670", "3,990", "4,607"],
+    &["total net revenues", "32,990", "33,720", "21,310"],
+];
+
+#[test]
+fn a_sum_adds_every_item_its_list_names() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what is the sum of advisory, asset management and trading services in 2010?",
+            "what is the sum of advisory, asset management, and trading services in 2009?",
+            // "and" inside a row's name parts no items
+            "in 2009, what was the combined revenue of advisory and research and lending?",
+        ],
+        &[Num("25450"), Num("30857"), Num("7847")],
+    );
+}
+
+#[test]
+fn a_difference_subtracts_every_item_its_list_names() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            // "the total" within a row's name points back at nothing
+            "what were the total net revenues in 2010 less advisory and asset management?",
+            "what were total net revenues in 2009 minus advisory, asset management and trading services?",
+            "what were the net revenues excluding advisory and asset management in 2010?",
+        ],
+        &[Num("23510"), Num("2863"), Num("23510")],
+    );
+}
+
+#[test]
+fn a_follow_up_opening_with_and_lists_nothing() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what were advisory revenues in 2010?",
+            "and considering trading services, what were they in 2010?",
+        ],
+        &[Num("4810"), Num("15970")],
+    );
+}

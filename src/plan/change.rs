@@ -7,7 +7,7 @@ use super::history::{last_change, last_result, result_with_year};
 use super::mention::strip_ratio_lead;
 use super::operand::{constant_operand, operand_from_used, reference_operand, Operand, Whole};
 use super::operation::Operation;
-use super::read::first_year;
+use super::read::{first_year, list_items};
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::kg::{CellEntry, Schema};
@@ -195,43 +195,87 @@ impl RulesPlanner {
     }
 
     /// "what would 2005 operating income be without the commercial banking
-    /// segment?": the total the named part belongs to, and the part.
-    pub(super) fn total_without(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+    /// segment?": the total the named part belongs to, and the part (or the
+    /// parts a list names: "without a and b").
+    pub(super) fn total_without(&self, t: &Turn<'_>) -> Option<(Operand, Whole)> {
         let (r, g) = (&t.r, &t.g);
-        let (left, right) = split_at_first(&r.text, &self.cues.exclusion_connector)?;
-        let part_words = self.cues.mention_words(right);
-        if self.cues.specific(&part_words).is_empty() {
+        let (left, right) = split_at_first(&r.listed, &self.cues.exclusion_connector)?;
+        let items = self.named_items(t, right);
+        if items.is_empty() {
             return None;
         }
         let year = r.years.first().copied().or(t.last_year);
-        // the whole's words say which column the part is read in
+        // the whole's words say which column a part is read in
         let left_words = self.cues.mention_words(left);
-        let mut words = part_words.clone();
-        words.extend(self.cues.specific(&left_words));
-        let part = g.ground(&words, year).ok()?;
-        match g.total_for(&part, &left_words)? {
-            Whole::One(total) => Some((total, part)),
-            Whole::Sum(_) => None,
-        }
+        let parts: Vec<Operand> = items
+            .into_iter()
+            .map(|mut words| {
+                words.extend(self.cues.specific(&left_words));
+                g.ground(&words, year).ok()
+            })
+            .collect::<Option<_>>()?;
+        let total = match g.total_for(&parts[0], &left_words)? {
+            Whole::One(total) => total,
+            Whole::Sum(_) => return None,
+        };
+        Some((total, Self::one_or_sum(parts)?))
     }
 
     /// "what is revenue less net income?": two different values, each named
-    /// on its side of "less" (or "minus").
-    pub(super) fn difference_of_mentions(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+    /// on its side of "less" (or "minus"); the right side may be a list
+    /// ("revenue less a and b").
+    pub(super) fn difference_of_mentions(&self, t: &Turn<'_>) -> Option<(Operand, Whole)> {
         let (r, g) = (&t.r, &t.g);
-        let (left, right) = split_at_first(&r.text, &self.cues.difference_connector)?;
+        let (left, right) = split_at_first(&r.listed, &self.cues.difference_connector)?;
         let left = strip_ratio_lead(left, &self.cues);
-        let (wl, wr) = (
-            self.cues.mention_words(left),
-            self.cues.mention_words(right),
-        );
-        if self.cues.specific(&wl).is_empty() || self.cues.specific(&wr).is_empty() {
+        let wl = self.cues.mention_words(left);
+        let items = self.named_items(t, right);
+        if self.cues.specific(&wl).is_empty() || items.is_empty() {
             return None;
         }
         let year = r.years.first().copied();
         let x = g.ground(&wl, first_year(&self.cues, left).or(year)).ok()?;
-        let y = g.ground(&wr, first_year(&self.cues, right).or(year)).ok()?;
-        (x.spec != y.spec).then_some((x, y))
+        let right_year = first_year(&self.cues, right).or(year);
+        let ys: Vec<Operand> = items
+            .iter()
+            .map(|w| g.ground(w, right_year).ok())
+            .collect::<Option<_>>()?;
+        if ys.iter().any(|y| y.spec == x.spec) {
+            return None;
+        }
+        Self::one_or_sum(ys).map(|y| (x, y))
+    }
+
+    /// The mention words of the items `text` lists that name something
+    /// (one item when it lists nothing).
+    fn named_items(&self, t: &Turn<'_>, text: &str) -> Vec<Vec<String>> {
+        let items: Vec<Vec<String>> = list_items(&self.cues, text, t.schema)
+            .iter()
+            .map(|i| self.cues.mention_words(i))
+            .filter(|w| !self.cues.specific(w).is_empty())
+            .collect();
+        if items.len() >= 2 {
+            return items;
+        }
+        let whole = self.cues.mention_words(text);
+        if self.cues.specific(&whole).is_empty() {
+            Vec::new()
+        } else {
+            vec![whole]
+        }
+    }
+
+    /// One operand, or the sum of several different ones.
+    fn one_or_sum(mut ops: Vec<Operand>) -> Option<Whole> {
+        let repeated = ops
+            .iter()
+            .enumerate()
+            .any(|(i, o)| ops[..i].iter().any(|p| p.spec == o.spec));
+        match ops.len() {
+            1 => ops.pop().map(Whole::One),
+            n if n > 1 && !repeated => Some(Whole::Sum(ops)),
+            _ => None,
+        }
     }
 
     /// "what percentage higher is fair value than carrying value?": the

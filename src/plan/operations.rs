@@ -35,7 +35,16 @@ impl RulesPlanner {
         };
         if let Some((x, y)) = difference_pair {
             // "A less B", "X without Y" are recorded as changes, which later turns may name
-            let formula = self.change_pair_formula(b, Operation::Change, x, y)?;
+            let formula = match y {
+                Whole::One(y) => self.change_pair_formula(b, Operation::Change, x, y)?,
+                Whole::Sum(terms) => {
+                    let n = b.add("new", x);
+                    let o: Vec<String> = terms.into_iter().map(|t| b.add("old", t)).collect();
+                    let old = grouped(&self.formulas.sum(&o)?);
+                    self.formulas
+                        .fill(Operation::Change, &[("new", &n), ("old", &old)], &[])?
+                }
+            };
             return Ok((Operation::Change, formula));
         }
         if let Some(formula) = self.percent_restatement(t, b) {

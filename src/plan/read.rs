@@ -17,6 +17,8 @@ use std::str::FromStr;
 pub(super) struct Reading {
     /// Lowercased, punctuation spaced out, padded with spaces.
     pub text: String,
+    /// `text` with its commas kept as tokens (` , `): a list's items.
+    pub listed: String,
     pub op: Operation,
     pub years: Vec<i32>,
     pub constants: Vec<Decimal>,
@@ -141,18 +143,26 @@ impl RulesPlanner {
         let (years, constants) = question_numbers(&self.cues, &text);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
-        let masked = mask_time_spans(&mask_label_phrases(&text, schema), &self.cues);
+        let labels_masked = mask_label_phrases(&text, schema);
+        let masked = mask_time_spans(&labels_masked, &self.cues);
+        // "the total net revenues" names a row: a reference phrase within a
+        // label phrase of the page points back at nothing
         let refers = self
             .reference_phrases
             .iter()
-            .any(|p| contains_phrase(&text, p));
+            .any(|p| contains_phrase(&labels_masked, p));
         let best = self.triggered(&text, &masked, &years, refers);
         let op = best.map_or(Operation::Lookup, |(op, _)| op);
         let trigger = best.map(|(_, t)| t).unwrap_or("");
         let settled = self.settle(op, trigger, &masked, &years, &constants, refers);
         let metric = self.metric_words(&text, &masked);
+        let listed = expand_abbreviations(
+            &split_year_ranges(&words::normalise_question_keeping_commas(question)),
+            schema,
+        );
         Reading {
             text,
+            listed,
             op: settled.op,
             years,
             constants,
@@ -474,6 +484,33 @@ fn spelled_by(tokens: &[String], letters: &[char]) -> Option<String> {
         }
         (k == letters.len()).then(|| tokens[start..end].join(" "))
     })
+}
+
+/// The items of a list `listed` names ("a , b and c", "a plus b"): the
+/// text cut at its addition connectors and at the commas before the last
+/// of them, but not inside a phrase a label of the page prints ("research
+/// and development"); a connector that opens the text ("and what ...")
+/// parts nothing.
+pub(super) fn list_items(cues: &Cues, listed: &str, schema: &Schema) -> Vec<String> {
+    let masked = mask_label_phrases(listed, schema);
+    let toks: Vec<&str> = listed.split_whitespace().collect();
+    let mask: Vec<&str> = masked.split_whitespace().collect();
+    let connector = |m: &str| cues.addition_connector.iter().any(|c| c == m);
+    let last = mask.iter().rposition(|m| connector(m)).filter(|&i| i > 0);
+    let mut items: Vec<Vec<&str>> = vec![Vec::new()];
+    for (i, (tok, m)) in toks.iter().zip(&mask).enumerate() {
+        let parts = i > 0 && last.is_some_and(|l| i == l || (i < l && (*m == "," || connector(m))));
+        if parts {
+            items.push(Vec::new());
+        } else if let Some(item) = items.last_mut() {
+            item.push(tok);
+        }
+    }
+    items
+        .into_iter()
+        .filter(|i| !i.is_empty())
+        .map(|i| format!(" {} ", i.join(" ")))
+        .collect()
 }
 
 /// The question with every phrase of two to six words that a row or column

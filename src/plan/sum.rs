@@ -6,7 +6,7 @@ use super::cues::{contains_any, split_at_first};
 use super::history::{count_terms, last_result, last_sum, values_since};
 use super::operand::{constant_operand, reference_operand, Operand};
 use super::operation::Operation;
-use super::read::{counted_span, first_year, year_range};
+use super::read::{counted_span, first_year, list_items, year_range};
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
@@ -38,9 +38,14 @@ impl RulesPlanner {
                 ]));
             }
         }
-        // "including 2008, what then becomes that total?" / "including the transmission revenue"
+        // "including 2008, what then becomes that total?" / "including the
+        // transmission revenue"; not "the sum of A , B and C in 2009", which
+        // names its own terms
         if contains_any(&r.text, &self.cues.including_word)
-            || (r.refers && r.op == Operation::Sum && !years.is_empty() && years.len() < 2)
+            || (r.refers
+                && r.op == Operation::Sum
+                && years.len() == 1
+                && self.named_terms(t).is_none())
         {
             if let Some(prev) = last_sum(&t.history) {
                 return self.sum_including(t, prev, &years);
@@ -128,31 +133,40 @@ impl RulesPlanner {
         Ok(SumTerms::Values(vec![base, extra]))
     }
 
-    /// "the total of A and B": the two values named on either side of the
-    /// connector (not one row twice when "total" may name it).
+    /// "the total of A and B", "the sum of A, B and C": the values named
+    /// in the list after the lead word (not one row twice when "total" may
+    /// name it).
     fn named_terms(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
         let r = &t.r;
         let own = self.cues.specific(&r.metric);
         if own.is_empty() || !contains_any(&r.text, &self.cues.addition_connector) {
             return None;
         }
-        let body = split_at_first(&r.text, &self.cues.terms_lead)
+        let body = split_at_first(&r.listed, &self.cues.terms_lead)
             .map(|(_, b)| b)
-            .unwrap_or(r.text.as_str());
-        let (a, b2) = split_at_first(body, &self.cues.addition_connector)?;
-        let (ya, yb) = (first_year(&self.cues, a), first_year(&self.cues, b2));
-        let year = ya.or(yb).or(t.last_year);
-        let wa = self.cues.mention_words(a);
-        let wb = self.cues.mention_words(b2);
-        if self.cues.specific(&wa).is_empty() || self.cues.specific(&wb).is_empty() {
+            .unwrap_or(r.listed.as_str());
+        let year = first_year(&self.cues, body)
+            .or(r.years.first().copied())
+            .or(t.last_year);
+        // "A , B and C": an item of no words of its own ("what was , in
+        // millions ,", "2009") is none
+        let words: Vec<Vec<String>> = list_items(&self.cues, body, t.schema)
+            .iter()
+            .map(|i| self.cues.mention_words(i))
+            .filter(|w| !self.cues.specific(w).is_empty())
+            .collect();
+        if words.len() < 2 {
             return None;
         }
-        let oa = t.g.ground(&wa, year);
-        let ob = t.g.ground(&wb, year);
-        match (oa, ob) {
-            (Ok(oa), Ok(ob)) if !(r.weak_sum && oa.spec == ob.spec) => Some(vec![oa, ob]),
-            _ => None,
-        }
+        let terms: Vec<Operand> = words
+            .iter()
+            .map(|w| t.g.ground(w, year).ok())
+            .collect::<Option<_>>()?;
+        let repeated = terms
+            .iter()
+            .enumerate()
+            .any(|(i, o)| terms[..i].iter().any(|p| p.spec == o.spec));
+        (!(r.weak_sum && repeated)).then_some(terms)
     }
 
     /// How many values a question counts: "the three years", "all 3
