@@ -3166,3 +3166,21 @@ fn a_follow_up_opening_with_and_lists_nothing() {
         &[Num("4810"), Num("15970")],
     );
 }
+
+#[test]
+fn a_total_over_counted_years_adds_what_the_text_states_each_year() {
+    let text = "operating expenses were $ 1,210 million in 2010 , $ 1,105 million in 2009 \
+                and $ 990 million in 2008 .";
+    check(
+        NET_REVENUES,
+        text,
+        &["what was the total operating expenses for the three years?"],
+        &[Num("3305")],
+    );
+    check(
+        NET_REVENUES,
+        text,
+        &["what were the average operating expenses over the last two years?"],
+        &[Num("1157.5")],
+    );
+}

@@ -199,7 +199,14 @@ impl RulesPlanner {
         if own.is_empty() {
             return None;
         }
-        let (row, _) = t.g.ground(&t.r.metric, t.last_year).ok()?.cell?;
+        let first = t.g.ground(&t.r.metric, t.last_year).ok()?;
+        let Some((row, _)) = first.cell else {
+            // "the total operating expenses for the three years" the text
+            // states year by year
+            return (values.len() < n)
+                .then(|| self.text_over_counted_years(t, n))
+                .flatten();
+        };
         let label = &t.schema.cells.iter().find(|c| c.row == row)?.row_label;
         let asked = values.len() >= n
             && values[values.len() - n..].iter().all(|h| {
@@ -227,6 +234,26 @@ impl RulesPlanner {
             .iter()
             .map(|y| t.g.cell_in_row(label, *y))
             .collect()
+    }
+
+    /// The text numbers of the question's metric for the page's `n` latest
+    /// years that the text states it for, one a year.
+    fn text_over_counted_years(&self, t: &Turn<'_>, n: usize) -> Option<Vec<Operand>> {
+        let mut years: Vec<i32> = t.g.page.page_years.iter().copied().collect();
+        years.sort_unstable_by(|a, b| b.cmp(a));
+        let mut ops: Vec<Operand> = Vec::new();
+        for y in years {
+            let Ok(o) = t.g.ground(&t.r.metric, Some(y)) else {
+                continue;
+            };
+            if o.year == Some(y) && o.cell.is_none() && !ops.iter().any(|p| p.spec == o.spec) {
+                ops.push(o);
+            }
+            if ops.len() == n {
+                return Some(ops);
+            }
+        }
+        None
     }
 
     /// "what is the total sum?": an earlier sum plus the values asked since
