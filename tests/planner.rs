@@ -3184,3 +3184,32 @@ fn a_total_over_counted_years_adds_what_the_text_states_each_year() {
         &[Num("1157.5")],
     );
 }
+
+#[test]
+fn a_sum_asked_again_in_another_year_adds_the_same_rows() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what was the total of advisory and asset management in 2010?",
+            "and what was it in 2009?",
+            // two results of one kind: the change between them
+            "what was the change?",
+        ],
+        &[Num("9480"), Num("8974"), Num("506")],
+    );
+}
+
+#[test]
+fn the_difference_between_two_changes_subtracts_them() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what was the change in advisory from 2009 to 2010?",
+            "what was the change in asset management over that period?",
+            "what is the difference between those changes?",
+        ],
+        &[Num("-174"), Num("680"), Num("-854")],
+    );
+}

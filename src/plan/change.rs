@@ -442,6 +442,15 @@ fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs
             ));
         }
     }
+    // "what was the change?" after two sums, or "the difference between
+    // these two changes" after two changes: the last two results, when they
+    // are of one kind
+    if let [.., x, y] = history {
+        if years.is_empty() && x.metric_type == y.metric_type && x.metric_type != MetricType::Value
+        {
+            return Some(Pair(reference_operand(x), reference_operand(y)));
+        }
+    }
     if values.len() >= 2 {
         let x = values[values.len() - 2];
         let y = values[values.len() - 1];

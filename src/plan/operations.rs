@@ -55,6 +55,10 @@ impl RulesPlanner {
             if let Some((num, den)) = super::ratio::ratio_in_another_year(t) {
                 return Ok((Operation::Ratio, self.ratio_of(b, num, den)?));
             }
+            if let Some(terms) = super::ratio::sum_in_another_year(t) {
+                let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
+                return Ok((Operation::Sum, self.formulas.sum(&names)?));
+            }
         }
         if let Some(terms) = self.year_of_quarters(t) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();

@@ -44,6 +44,29 @@ pub(super) fn ratio_in_another_year(t: &Turn<'_>) -> PartWhole {
     (part.spec != whole.spec).then_some((part, Whole::One(whole)))
 }
 
+/// "and what was it in 2009?" after a sum of table cells, naming nothing
+/// else: the same rows' cells in the year asked.
+pub(super) fn sum_in_another_year(t: &Turn<'_>) -> Option<Vec<Operand>> {
+    let [year] = t.r.years.as_slice() else {
+        return None;
+    };
+    let last = t.history.last()?;
+    let same_year = last.variables.iter().all(|v| v.year == Some(*year));
+    if !t.own_metric.is_empty() || last.metric_type != MetricType::Sum || same_year {
+        return None;
+    }
+    let terms: Vec<Operand> = last
+        .variables
+        .iter()
+        .map(|v| t.g.cell_in_row(v.metric.as_deref()?, *year))
+        .collect::<Option<_>>()?;
+    let repeated = terms
+        .iter()
+        .enumerate()
+        .any(|(i, o)| terms[..i].iter().any(|p| p.spec == o.spec));
+    (terms.len() >= 2 && !repeated).then_some(terms)
+}
+
 /// A part and its whole, when a reading of the question finds both.
 pub(super) type PartWhole = Option<(Operand, Whole)>;
 
