@@ -400,11 +400,33 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
         // a year past "compared" after the amount is the comparison's, not
         // the amount's: "sales were $a compared with $b in 2008"
         let compared_after = |p: usize| p > i && (i + 1..p).any(|j| tokens[j] == "compared");
+        let amount_between = |from: usize, to: usize| {
+            amount_idx
+                .iter()
+                .any(|j| (from + 1..to).contains(&numbers[*j].token_index))
+        };
+        // "$a at december 31 , 2009 and $b at december 31 , 2008": a year
+        // that closes an earlier amount's phrase is that amount's, so an
+        // amount with a year of its own after it takes that one
+        let closes_earlier = |p: usize| {
+            amount_idx.iter().any(|j| {
+                let at = numbers[*j].token_index;
+                at < p && p - at <= 6 && !amount_between(at, p)
+            })
+        };
+        let own_after = years
+            .iter()
+            .find(|(p, _)| *p > i && *p - i <= 6 && !amount_between(i, *p) && !compared_after(*p))
+            .map(|(p, y)| (p - i, *p, *y));
         let nearest = years
             .iter()
             .map(|(p, y)| (p.abs_diff(i), *p, *y))
             .filter(|(d, p, _)| *d <= 6 && !compared_after(*p))
-            .min_by_key(|(d, p, _)| (*d, usize::from(*p < i)));
+            .min_by_key(|(d, p, _)| (*d, usize::from(*p < i)))
+            .map(|n| match own_after {
+                Some(after) if n.1 < i && closes_earlier(n.1) => after,
+                _ => n,
+            });
         let compared_year = years
             .iter()
             .find(|(p, _)| *p <= i + 16 && compared_after(*p))
@@ -551,6 +573,25 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2009));
         assert_eq!(amounts[1].year, Some(2008));
+    }
+
+    #[test]
+    fn a_year_that_closes_an_earlier_amount_is_not_the_next_ones() {
+        let n = numbers(
+            "fair value was $ 1,350 million at december 31 , 2009 and $ 1,180 million at december 31 , 2008 .",
+        );
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2009));
+        assert_eq!(amounts[1].year, Some(2008));
+        let n = numbers("we paid $ 0.15 per share in 2010 and $ 0.12 per share in 2009 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2010));
+        assert_eq!(amounts[1].year, Some(2009));
+        // an amount with no year after it keeps the one before
+        let n = numbers("revenue in 2009 was $ 5 million and costs were $ 3 million .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2009));
+        assert_eq!(amounts[1].year, Some(2009));
     }
 
     #[test]
