@@ -3213,3 +3213,30 @@ fn the_difference_between_two_changes_subtracts_them() {
         &[Num("-174"), Num("680"), Num("-854")],
     );
 }
+
+/// An income statement whose labels hold "and" and a comma.
+const INCOME: TableRows = &[
+    &["", "2009", "2008"],
+    &["net sales", "7,655", "7,210"],
+    &["cost of sales", "4,970", "4,700"],
+    &[
+        "selling , general and administrative expenses",
+        "1,498",
+        "1,420",
+    ],
+    &["research and development", "156", "150"],
+    &["operating income", "1,031", "940"],
+];
+
+#[test]
+fn list_items_are_cut_between_labels_never_inside_one() {
+    check(
+        INCOME,
+        "",
+        &[
+            "what was net sales less cost of sales less selling, general and administrative expenses in 2009?",
+            "what was the sum of cost of sales, research and development and selling, general and administrative expenses in 2008?",
+        ],
+        &[Num("1187"), Num("6270")],
+    );
+}

@@ -247,9 +247,17 @@ impl RulesPlanner {
     }
 
     /// The mention words of the items `text` lists that name something
-    /// (one item when it lists nothing).
+    /// (one item when it lists nothing): "a and b", "a , b and c", "a less
+    /// b" (every item after the first "less" is taken away too).
     fn named_items(&self, t: &Turn<'_>, text: &str) -> Vec<Vec<String>> {
-        let items: Vec<Vec<String>> = list_items(&self.cues, text, t.schema)
+        let connectors: Vec<String> = self
+            .cues
+            .addition_connector
+            .iter()
+            .chain(&self.cues.difference_connector)
+            .cloned()
+            .collect();
+        let items: Vec<Vec<String>> = list_items(text, t.schema, &connectors)
             .iter()
             .map(|i| self.cues.mention_words(i))
             .filter(|w| !self.cues.specific(w).is_empty())

@@ -150,7 +150,7 @@ impl RulesPlanner {
             .or(t.last_year);
         // "A , B and C": an item of no words of its own ("what was , in
         // millions ,", "2009") is none
-        let words: Vec<Vec<String>> = list_items(&self.cues, body, t.schema)
+        let words: Vec<Vec<String>> = list_items(body, t.schema, &self.cues.addition_connector)
             .iter()
             .map(|i| self.cues.mention_words(i))
             .filter(|w| !self.cues.specific(w).is_empty())
