@@ -3240,3 +3240,18 @@ fn list_items_are_cut_between_labels_never_inside_one() {
         &[Num("1187"), Num("6270")],
     );
 }
+
+#[test]
+fn the_sum_of_these_three_adds_the_three_values_asked() {
+    check(
+        INCOME,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "what was cost of sales in 2009?",
+            "and research and development?",
+            "what is the sum of these three?",
+        ],
+        &[Num("7655"), Num("4970"), Num("156"), Num("12781")],
+    );
+}

@@ -172,7 +172,18 @@ impl RulesPlanner {
     /// How many values a question counts: "the three years", "all 3
     /// periods" (a number before a span-of-time word).
     fn counted_values(&self, text: &str) -> Option<usize> {
-        counted_span(&self.cues, text)
+        counted_span(&self.cues, text).or_else(|| {
+            // "the sum of these three", "all four": a number after a
+            // gathering word
+            let toks: Vec<&str> = text.split_whitespace().collect();
+            toks.windows(2).find_map(|w| {
+                let gathering = self.cues.gathering_word.iter().any(|g| g == w[0]);
+                let n = self.cues.number_word(w[1]).filter(|_| gathering)?;
+                usize::try_from(n.trunc().mantissa())
+                    .ok()
+                    .filter(|n| (2..=12).contains(n))
+            })
+        })
     }
 
     /// "what was the average of short-term investments for the two
