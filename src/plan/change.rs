@@ -5,7 +5,9 @@
 use super::cues::split_at_first;
 use super::history::{last_change, last_result, result_with_year};
 use super::mention::strip_ratio_lead;
-use super::operand::{constant_operand, operand_from_used, reference_operand, Operand, Whole};
+use super::operand::{
+    constant_operand, operand_from_used, reference_operand, repeats_a_value, Operand, Whole,
+};
 use super::operation::Operation;
 use super::read::{first_year, list_items};
 use super::rules::RulesPlanner;
@@ -275,10 +277,7 @@ impl RulesPlanner {
 
     /// One operand, or the sum of several different ones.
     fn one_or_sum(mut ops: Vec<Operand>) -> Option<Whole> {
-        let repeated = ops
-            .iter()
-            .enumerate()
-            .any(|(i, o)| ops[..i].iter().any(|p| p.spec == o.spec));
+        let repeated = repeats_a_value(&ops);
         match ops.len() {
             1 => ops.pop().map(Whole::One),
             n if n > 1 && !repeated => Some(Whole::Sum(ops)),

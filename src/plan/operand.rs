@@ -38,6 +38,13 @@ pub struct GroundingNote {
     pub candidates: Vec<CandidateNote>,
 }
 
+/// Whether two of `ops` read the same value.
+pub(super) fn repeats_a_value(ops: &[Operand]) -> bool {
+    ops.iter()
+        .enumerate()
+        .any(|(i, o)| ops[..i].iter().any(|p| p.spec == o.spec))
+}
+
 /// The denominator of a ratio.
 pub(super) enum Whole {
     One(Operand),

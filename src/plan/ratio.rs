@@ -7,7 +7,7 @@ use super::cues::contains_any;
 use super::ground::same_word;
 use super::history::last_two;
 use super::mention::strip_ratio_lead;
-use super::operand::{operand_from_used, reference_operand, Operand, Whole};
+use super::operand::{operand_from_used, reference_operand, repeats_a_value, Operand, Whole};
 use super::read::first_year;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
@@ -60,10 +60,7 @@ pub(super) fn sum_in_another_year(t: &Turn<'_>) -> Option<Vec<Operand>> {
         .iter()
         .map(|v| t.g.cell_in_row(v.metric.as_deref()?, *year))
         .collect::<Option<_>>()?;
-    let repeated = terms
-        .iter()
-        .enumerate()
-        .any(|(i, o)| terms[..i].iter().any(|p| p.spec == o.spec));
+    let repeated = repeats_a_value(&terms);
     (terms.len() >= 2 && !repeated).then_some(terms)
 }
 

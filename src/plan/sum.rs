@@ -4,7 +4,7 @@
 
 use super::cues::{contains_any, split_at_first};
 use super::history::{count_terms, last_result, last_sum, values_since};
-use super::operand::{constant_operand, reference_operand, Operand};
+use super::operand::{constant_operand, reference_operand, repeats_a_value, Operand};
 use super::operation::Operation;
 use super::read::{counted_span, first_year, list_items, year_range};
 use super::rules::RulesPlanner;
@@ -162,10 +162,7 @@ impl RulesPlanner {
             .iter()
             .map(|w| t.g.ground(w, year).ok())
             .collect::<Option<_>>()?;
-        let repeated = terms
-            .iter()
-            .enumerate()
-            .any(|(i, o)| terms[..i].iter().any(|p| p.spec == o.spec));
+        let repeated = repeats_a_value(&terms);
         (!(r.weak_sum && repeated)).then_some(terms)
     }
 
