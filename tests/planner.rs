@@ -3255,3 +3255,75 @@ fn the_sum_of_these_three_adds_the_three_values_asked() {
         &[Num("7655"), Num("4970"), Num("156"), Num("12781")],
     );
 }
+
+/// Contractual obligations by period, with a total column and a total row.
+const DUE_BY_PERIOD: TableRows = &[
+    &[
+        "",
+        "total",
+        "less than 1 year",
+        "1-3 years",
+        "3-5 years",
+        "more than 5 years",
+    ],
+    &[
+        "long-term debt",
+        "$ 3,450",
+        "$ 250",
+        "$ 700",
+        "$ 1,000",
+        "$ 1,500",
+    ],
+    &["operating leases", "486", "112", "168", "94", "112"],
+    &[
+        "total contractual obligations",
+        "$ 3,936",
+        "$ 362",
+        "$ 868",
+        "$ 1,094",
+        "$ 1,612",
+    ],
+];
+
+/// Pension cost in two column groups of the same years.
+const PLAN_GROUPS: TableRows = &[
+    &[
+        "",
+        "u.s. plans 2009",
+        "u.s. plans 2008",
+        "non-u.s. plans 2009",
+        "non-u.s. plans 2008",
+    ],
+    &["service cost", "$ 112", "$ 118", "$ 58", "$ 64"],
+    &["interest cost", "245", "238", "131", "142"],
+    &[
+        "expected return on plan assets",
+        "( 298 )",
+        "( 312 )",
+        "( 140 )",
+        "( 165 )",
+    ],
+];
+
+#[test]
+fn a_follow_up_naming_another_column_keeps_the_row() {
+    check(
+        DUE_BY_PERIOD,
+        "",
+        &[
+            "what was the total of long-term debt obligations?",
+            "how much is due in less than 1 year?",
+            "and in 1-3 years?",
+        ],
+        &[Num("3450"), Num("250"), Num("700")],
+    );
+    check(
+        PLAN_GROUPS,
+        "",
+        &[
+            "what was the service cost for u.s. plans in 2009?",
+            "and for non-u.s. plans in 2009?",
+        ],
+        &[Num("112"), Num("58")],
+    );
+}

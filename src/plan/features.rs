@@ -82,6 +82,7 @@ features! {
     quarter_other = -0.5, "The question names a quarter and the cell's labels name another.";
     scale_agrees = 0.4, "The question asks for a scale (\"in millions\") the candidate prints.";
     earlier_row = 0.05, "An earlier turn of the conversation read the same row or sentence.";
+    earlier_row_other_column = 0.4, "The mention's words are mostly the cell's column's and none its row's, and an earlier turn read the cell's row: a follow-up that names another column (\"and for non-u.s. plans?\", \"how much is due in less than 1 year?\") keeps the row.";
 }
 
 /// The weight of each feature.

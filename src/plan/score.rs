@@ -16,6 +16,9 @@ impl Grounder<'_> {
         let mut f = FeatureVector::default();
         let (row_hit, col_hit) = self.cell_word_features(&mut f, cell, a);
         self.total_features(&mut f, cell, row_hit, col_hit);
+        if row_hit == 0.0 && col_hit >= 0.5 * a.weight && self.earlier.contains(&cell.row_label) {
+            f.set(F::earlier_row_other_column, 1.0);
+        }
         // the beginning of a year is the end of the year before
         let (boundary, year) = match self.opening_year(a.boundary, a.year) {
             Some(y) => (Some(Boundary::End), Some(y)),
