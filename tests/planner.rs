@@ -3327,3 +3327,22 @@ fn a_follow_up_naming_another_column_keeps_the_row() {
         &[Num("112"), Num("58")],
     );
 }
+
+#[test]
+fn fiscal_in_a_follow_up_dates_the_year_where_the_columns_print_it() {
+    check(
+        &[
+            &["", "fiscal 2011", "fiscal 2010"],
+            &["retail", "2,890", "2,710"],
+            &["wholesale", "1,240", "1,180"],
+            &["total", "4,130", "3,890"],
+        ],
+        "capital expenditures were $ 215 million in fiscal 2011 compared to $ 190 million in \
+         fiscal 2010 .",
+        &[
+            "what were capital expenditures in fiscal 2011?",
+            "and in fiscal 2010?",
+        ],
+        &[Num("215"), Num("190")],
+    );
+}

@@ -158,6 +158,21 @@ impl<'a> Grounder<'a> {
 
     /// Whether the page prints a word (in a label, a concept label or a
     /// sentence).
+    /// Whether every row or column label that carries `w` also names a
+    /// year ("fiscal 2010", "december 31 2009"): there `w` dates a period,
+    /// it names no value.
+    pub(super) fn dates_only(&self, w: &str) -> bool {
+        let labels = self
+            .page
+            .row_words
+            .iter()
+            .zip(&self.schema.rows)
+            .chain(self.page.column_words.iter().zip(&self.schema.columns));
+        labels
+            .filter(|(words, _)| words.iter().any(|l| same_word(l, w)))
+            .all(|(_, (label, year))| year.is_some() || !words::years_in(label).is_empty())
+    }
+
     pub fn knows(&self, w: &str) -> bool {
         self.page.vocabulary.contains(w) || self.page.vocabulary.iter().any(|k| same_word(k, w))
     }

@@ -188,11 +188,13 @@ impl RulesPlanner {
         // results reads them as a follow-up; a first turn keeps them, and
         // finds nothing; on a page whose table lost a row's name into its
         // header, such words name that row
-        // a month or a "fiscal" the page never prints dates the value asked
+        // a month or a "fiscal" the page never prints (a "fiscal" it prints
+        // only in labels that name a year: "fiscal 2010") dates the value asked
         // ("as of december 31, 2015", "in fiscal 2007"), naming none
         let dating = |w: &String| {
-            (crate::words::month_number(w).is_some() || self.cues.period_qualifier.contains(w))
-                && !g.knows(w)
+            let qualifier = self.cues.period_qualifier.contains(w);
+            (crate::words::month_number(w).is_some() || qualifier)
+                && (!g.knows(w) || (qualifier && g.dates_only(w)))
         };
         let read_metric: Vec<String> = r.metric.iter().filter(|w| !dating(w)).cloned().collect();
         let mut own_metric = self.cues.specific(&read_metric);
