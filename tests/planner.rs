@@ -3346,3 +3346,22 @@ fn fiscal_in_a_follow_up_dates_the_year_where_the_columns_print_it() {
         &[Num("215"), Num("190")],
     );
 }
+
+#[test]
+fn a_change_compared_to_a_year_starts_there() {
+    check(
+        INCOME,
+        "",
+        &["by how much did net sales increase compared to 2008?"],
+        &[Num("445")],
+    );
+    check(
+        INCOME,
+        "",
+        &[
+            "what was net sales in 2009?",
+            "what was the change compared with 2008?",
+        ],
+        &[Num("7655"), Num("445")],
+    );
+}

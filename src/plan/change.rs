@@ -140,6 +140,12 @@ impl RulesPlanner {
                 .filter(|&l| l > y)
                 .or_else(|| g.years().last().copied().filter(|&l| l > y));
             if let Some(end) = end {
+                // "decreased $ 13 million compared to 2008": the text states it
+                if end == y + 1 {
+                    if let Some(value) = printed_change(t, end) {
+                        return Ok(ChangeInputs::Printed(value));
+                    }
+                }
                 let new = g.ground(metric, Some(end))?;
                 let old = g.ground(metric, Some(y))?;
                 return Ok(Pair(new, old));

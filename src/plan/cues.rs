@@ -272,12 +272,12 @@ impl Cues {
     }
 
     /// Whether `year` is printed as the start of a period: one of the
-    /// period-start words ("since", "from") stands just before it.
+    /// period-start leads ("since", "from", "compared to") stands just
+    /// before it.
     pub fn starts_period(&self, text: &str, year: i32) -> bool {
-        let toks: Vec<&str> = text.split_whitespace().collect();
-        let y = year.to_string();
-        toks.windows(2)
-            .any(|w| w[1] == y && self.period_start_lead.iter().any(|l| l == w[0]))
+        self.period_start_lead
+            .iter()
+            .any(|l| text.contains(&format!(" {l} {year} ")))
     }
 
     /// The year the text asks about what comes after ("beyond 2014").
