@@ -3365,3 +3365,25 @@ fn a_change_compared_to_a_year_starts_there() {
         &[Num("7655"), Num("445")],
     );
 }
+
+/// Senior notes by maturity: the years name rows, the columns are measures.
+const NOTES: TableRows = &[
+    &["", "principal", "carrying value", "fair value"],
+    &["4.00% notes due 2016", "500", "498", "512"],
+    &["5.50% notes due 2018", "400", "397", "431"],
+    &["3.25% notes due 2020", "600", "596", "590"],
+    &["total", "1,500", "1,491", "1,533"],
+];
+
+#[test]
+fn a_look_up_of_both_years_adds_them_and_an_inclusion_keeps_the_column() {
+    check(
+        NOTES,
+        "",
+        &[
+            "what was the carrying value of both the notes due in 2016 and those due in 2018?",
+            "and including the notes due in 2020?",
+        ],
+        &[Num("895"), Num("1491")],
+    );
+}

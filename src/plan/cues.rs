@@ -75,6 +75,8 @@ pub(super) struct Cues {
     pub several: Vec<String>,
     /// Words that add every value asked since the last computed result.
     pub gathering_word: Vec<String>,
+    /// A look-up of several values at once ("all notes due in 2015 and 2017").
+    pub every_word: Vec<String>,
     /// Phrases naming the year before, and the year after, the one the
     /// conversation is about.
     pub previous_year: Vec<String>,
@@ -220,6 +222,7 @@ impl Cues {
             including_word: plain("IncludingWord"),
             several: plain("SeveralCue"),
             gathering_word: plain("GatheringWord"),
+            every_word: plain("EveryWord"),
             previous_year: plain("PreviousYearPhrase"),
             next_year: plain("NextYearPhrase"),
             option_connector: plain("OptionConnector"),

@@ -309,6 +309,15 @@ impl RulesPlanner {
         if op == Operation::Product && constants.is_empty() && !refers {
             op = Operation::Lookup;
         }
+        // "the fair value of all notes due in 2015 and 2017": one value a
+        // year, added
+        if op == Operation::Lookup
+            && years.len() >= 2
+            && constants.is_empty()
+            && contains_any(masked, &self.cues.every_word)
+        {
+            op = Operation::Sum;
+        }
         // "what is revenue less net income?" subtracts two mentions; "the
         // cost less depreciation" may be a row's name
         let less = op == Operation::Change

@@ -11,6 +11,7 @@ use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
 use crate::turn::{MetricType, TurnResult};
+use crate::words;
 
 /// What a sum or average adds up.
 pub(super) enum SumTerms {
@@ -121,7 +122,19 @@ impl RulesPlanner {
                 .find_map(|h| h.variables.first().and_then(|v| v.metric.clone()));
             match row.and_then(|label| t.g.cell_in_row(&label, *y)) {
                 Some(o) => o,
-                None => t.g.ground(&t.metric, Some(*y))?,
+                // "and including the value of notes due in 2019?" after "the
+                // fair value of all notes due in 2015 and 2017": the words
+                // of the sum's question say which column
+                None => {
+                    let mut words = t.metric.clone();
+                    let read = words::normalise_question(&prev.question);
+                    for w in self.cues.specific(&self.cues.mention_words(&read)) {
+                        if !words.contains(&w) {
+                            words.push(w);
+                        }
+                    }
+                    t.g.ground(&words, Some(*y))?
+                }
             }
         } else if !since.is_empty() && own.iter().all(|w| self.cues.all_periods_word.contains(w)) {
             let mut terms = vec![base];
