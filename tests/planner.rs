@@ -3387,3 +3387,18 @@ fn a_look_up_of_both_years_adds_them_and_an_inclusion_keeps_the_column() {
         &[Num("895"), Num("1491")],
     );
 }
+
+#[test]
+fn a_change_naming_another_row_in_that_same_period_reads_that_row() {
+    check(
+        INCOME,
+        "",
+        &[
+            "what was the cost of sales in 2009?",
+            "and in 2008?",
+            "what was the change?",
+            "in that same period, what was the change in operating income?",
+        ],
+        &[Num("4970"), Num("4700"), Num("270"), Num("91")],
+    );
+}

@@ -3,10 +3,12 @@
 //! the last change), and the two mentions of "A less B" and "X without Y".
 
 use super::cues::split_at_first;
+use super::ground::same_word;
 use super::history::{last_change, last_result, result_with_year};
 use super::mention::strip_ratio_lead;
 use super::operand::{
-    constant_operand, operand_from_used, reference_operand, repeats_a_value, Operand, Whole,
+    cell_of_node, constant_operand, operand_from_used, reference_operand, repeats_a_value, Operand,
+    Whole,
 };
 use super::operation::Operation;
 use super::read::{first_year, list_items};
@@ -60,7 +62,9 @@ impl RulesPlanner {
         if years.len() >= 2 {
             return self.change_between_years(t, &years);
         }
-        if no_metric || r.refers {
+        // "in that same period, what was the change in the net income?"
+        // after values of another row: the reference is to the period
+        if no_metric || (r.refers && !names_another_metric(t)) {
             if let Some(inputs) = change_of_earlier_results(t, &years) {
                 return Ok(inputs);
             }
@@ -415,6 +419,45 @@ impl RulesPlanner {
 /// A change of earlier results: a percentage change of the last change
 /// over the value it started from, an index's last value over its base of
 /// 100, or the last two values asked (first-asked minus second-asked).
+/// Whether the question's own words, each printed by a label of the page,
+/// name a metric none of the last two values measures (their row labels or
+/// text contexts print one of the words not).
+fn names_another_metric(t: &Turn<'_>) -> bool {
+    let values: Vec<&&TurnResult> = t
+        .history
+        .iter()
+        .rev()
+        .filter(|h| h.metric_type == MetricType::Value)
+        .take(2)
+        .collect();
+    // words the page's labels do not print ("the growth rate during this
+    // time") name an operation, not another row
+    if t.own_metric.is_empty() || values.is_empty() || !t.own_metric.iter().all(|w| t.g.labelled(w))
+    {
+        return false;
+    }
+    // a text number's context need not print its metric's name: only rows
+    // tell
+    let from_cells = values.iter().all(|h| {
+        h.variables
+            .iter()
+            .all(|v| v.node.as_deref().and_then(cell_of_node).is_some())
+    });
+    from_cells
+        && values.iter().all(|h| {
+            let measured: Vec<String> = h
+                .variables
+                .iter()
+                .filter_map(|v| v.metric.as_deref())
+                .flat_map(content_words)
+                .collect();
+            !measured.is_empty()
+                && t.own_metric
+                    .iter()
+                    .any(|w| !measured.iter().any(|m| same_word(m, w)))
+        })
+}
+
 fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs> {
     let history = t.history.as_slice();
     let values: Vec<&&TurnResult> = history

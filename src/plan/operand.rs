@@ -143,7 +143,7 @@ pub(super) fn reference_operand(h: &TurnResult) -> Operand {
 }
 
 /// The row and column of a cell's node (`{page}/cell/{row}/{column}`).
-fn cell_of_node(node: &str) -> Option<(usize, usize)> {
+pub(super) fn cell_of_node(node: &str) -> Option<(usize, usize)> {
     let (_, place) = node.rsplit_once("/cell/")?;
     let (row, column) = place.split_once('/')?;
     Some((row.parse().ok()?, column.parse().ok()?))
