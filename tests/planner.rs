@@ -3402,3 +3402,18 @@ fn a_change_naming_another_row_in_that_same_period_reads_that_row() {
         &[Num("4970"), Num("4700"), Num("270"), Num("91")],
     );
 }
+
+#[test]
+fn a_bare_follow_up_after_a_share_is_the_share_of_the_part_it_names() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what were advisory revenues as a percentage of total net revenues in 2010?",
+            "and for asset management?",
+            // a question of its own after a share is none
+            "and what were trading services revenues in 2010?",
+        ],
+        &[Num("0.145802"), Num("0.141558"), Num("15970")],
+    );
+}

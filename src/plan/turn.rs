@@ -171,6 +171,20 @@ impl RulesPlanner {
                 r.op = op;
             }
         }
+        // "and for emea?" after a share: the share of the part it names, of
+        // the same whole (not "and ..., what was the number of shares?",
+        // a question of its own)
+        let after_share = previous.is_some_and(|p| p.metric_type == MetricType::Ratio);
+        let bare = self.cues.continuation_lead.iter().any(|l| {
+            r.text.strip_prefix(&format!(" {l} ")).is_some_and(|rest| {
+                !rest
+                    .split_whitespace()
+                    .any(|w| self.cues.question_word.iter().any(|q| q == w))
+            })
+        });
+        if after_share && bare && r.years.is_empty() && !self.cues.specific(&r.metric).is_empty() {
+            r.op = Operation::Ratio;
+        }
     }
 
     /// The turn's metric words and its own specific words; on a follow-up
