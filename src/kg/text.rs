@@ -444,6 +444,14 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
                 (true, Some(cy)) => Some(*cy),
                 _ => Some(y),
             };
+        } else if let Some((_, _, y)) = years
+            .iter()
+            .find(|(p, _)| *p > i && *p - i <= 10 && !amount_between(i, *p) && !compared_after(*p))
+            .map(|(p, y)| (p - i, *p, *y))
+        {
+            // "86000 gas customers as of december 31 , 2007": a date that
+            // closes the amount's own phrase, a little further on
+            numbers[k].year = Some(y);
         } else if let Some(y) = compared_year {
             // "$a compared with $b in 2008 (and $c in 2007)": $a is the year after
             numbers[k].year = Some(y + 1);
@@ -592,6 +600,16 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2009));
         assert_eq!(amounts[1].year, Some(2009));
+    }
+
+    #[test]
+    fn a_date_that_closes_an_amounts_phrase_further_on_is_its_year() {
+        let n = numbers(
+            "we served 141000 electric customers and 93000 gas customers at the end of 2008 , compared to approximately 132000 electric customers and 86000 gas customers as of december 31 , 2007 .",
+        );
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[3].raw, "86000");
+        assert_eq!(amounts[3].year, Some(2007));
     }
 
     #[test]

@@ -755,7 +755,22 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
 /// twelve words before it and four after).
 fn words_after(f: &FactEntry) -> Vec<&str> {
     let toks: Vec<&str> = f.context.split_whitespace().collect();
-    let at = f.token.min(12);
+    // the number's place in its context: 12 tokens in, unless the context
+    // is a list's, shared by its numbers; then where the number is printed
+    let number = f
+        .raw
+        .split_whitespace()
+        .find(|t| t.chars().any(|c| c.is_ascii_digit()));
+    let printed: Vec<usize> = toks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| Some(**t) == number)
+        .map(|(i, _)| i)
+        .collect();
+    let at = match printed.as_slice() {
+        [i] => *i,
+        _ => f.token.min(12),
+    };
     toks.get(at + 1..toks.len().min(at + 4))
         .map(<[&str]>::to_vec)
         .unwrap_or_default()
