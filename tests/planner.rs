@@ -3417,3 +3417,37 @@ fn a_bare_follow_up_after_a_share_is_the_share_of_the_part_it_names() {
         &[Num("0.145802"), Num("0.141558"), Num("15970")],
     );
 }
+
+#[test]
+fn a_year_alone_does_not_name_a_number_of_the_text() {
+    // the text's number of 2009 shares none of the question's words: its
+    // year alone weighs less (fact_words_scarce)
+    let conv = conversation(
+        &[
+            &["", "amount"],
+            &["trade names", "3,100"],
+            &["developed technology", "8,450"],
+        ],
+        "royalties received totaled $ 4.2 million during the year ended june 30 , 2009 .",
+    );
+    let mut session = Session::new(&conv).expect("the page's graph builds");
+    let mut planner = RulesPlanner::new().expect("the planner loads its patterns");
+    let trace = session.ask(
+        &mut planner,
+        "in 2009, what were the allocations related to developed technology?",
+    );
+    let text = trace
+        .grounding
+        .iter()
+        .flat_map(|g| g.candidates.iter())
+        .find(|c| c.source.starts_with("text `$ 4.2 million`"))
+        .expect("the text's number is a candidate");
+    assert!(
+        text.features
+            .iter()
+            .any(|(f, w)| f == "fact_words_scarce" && *w < 0.0),
+        "{:?}",
+        text.features
+    );
+    assert!(matches!(trace.answer, Some(Answer::Number(n)) if n == Decimal::from(8450)));
+}

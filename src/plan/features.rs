@@ -66,6 +66,7 @@ features! {
     boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
+    fact_words_scarce = -0.3, "Less than a fifth of the mention's words (weighted by rarity) stand in the number's sentence: its year alone does not name it.";
     fact_year_match = 0.9, "The text number's year is the year asked.";
     fact_year_other = -1.0, "The text number's year is another year.";
     fact_year_in_sentence = 0.4, "The number has no year of its own, but its sentence prints the year asked.";

@@ -315,7 +315,11 @@ impl Grounder<'_> {
         let mut f = FeatureVector::default();
         let (ctx, sent) = &self.page.fact_words[k];
         f.set(F::context_match, self.overlap(&a.words, ctx) / a.weight);
-        f.set(F::sentence_match, self.overlap(&a.words, sent) / a.weight);
+        let in_sentence = self.overlap(&a.words, sent) / a.weight;
+        f.set(F::sentence_match, in_sentence);
+        if in_sentence < 0.2 {
+            f.set(F::fact_words_scarce, 1.0);
+        }
         f.set(F::phrase, Self::phrase_share(a.mention, sent));
         // "at the beginning of 2002": where a move the text states started
         // ("in 2002 ... from $ 128 million"), a level the graph dates to
