@@ -3451,3 +3451,18 @@ fn a_year_alone_does_not_name_a_number_of_the_text() {
     );
     assert!(matches!(trace.answer, Some(Answer::Number(n)) if n == Decimal::from(8450)));
 }
+
+#[test]
+fn a_bare_total_after_one_rows_three_years_adds_all_three() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what were advisory revenues in 2010?",
+            "and in 2009?",
+            "and in 2008?",
+            "what is the total?",
+        ],
+        &[Num("4810"), Num("4984"), Num("5179"), Num("14973")],
+    );
+}

@@ -315,9 +315,18 @@ impl RulesPlanner {
                     .text
                     .split_whitespace()
                     .any(|w| self.cues.number_word(w).is_some());
+            // "what is the total?" after one row's values in three years
+            // or more: every year asked
+            let one_row = run > 2 && {
+                let rows: Vec<Option<&str>> = history[history.len() - run..]
+                    .iter()
+                    .map(|h| h.variables.first().and_then(|v| v.metric.as_deref()))
+                    .collect();
+                rows.iter().all(|m| m.is_some() && *m == rows[0])
+            };
             let n = values.len().min(match counted {
                 Some(n) if n >= 2 => n,
-                _ if gathers && run > 2 => run,
+                _ if (gathers || one_row) && run > 2 => run,
                 _ if r.op == Operation::Average => values.len(),
                 _ => 2,
             });
