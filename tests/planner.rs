@@ -3466,3 +3466,26 @@ fn a_bare_total_after_one_rows_three_years_adds_all_three() {
         &[Num("4810"), Num("4984"), Num("5179"), Num("14973")],
     );
 }
+
+#[test]
+fn a_follow_up_opening_with_less_or_plus_carries_on_the_arithmetic() {
+    check(
+        INCOME,
+        "",
+        &[
+            "what was the sum of cost of sales and research and development in 2009?",
+            "less the selling, general and administrative expenses?",
+            "plus operating income?",
+        ],
+        &[Num("5126"), Num("3628"), Num("4659")],
+    );
+    check(
+        DUE_BY_PERIOD,
+        "",
+        &[
+            "what was the total of long-term debt?",
+            "and less than 1 year?",
+        ],
+        &[Num("3450"), Num("250")],
+    );
+}

@@ -258,6 +258,45 @@ impl RulesPlanner {
         Self::one_or_sum(ys).map(|y| (x, y))
     }
 
+    /// "less the current portion?", "plus those granted?": a follow-up
+    /// that opens with a connector takes the value it names from (or adds
+    /// it to) the last result; the operation and the two operands.
+    pub(super) fn continued_arithmetic(
+        &self,
+        t: &Turn<'_>,
+    ) -> Option<(Operation, Operand, Operand)> {
+        let toks: Vec<&str> = t.r.text.split_whitespace().collect();
+        let is = |list: &[String], w: &str| list.iter().any(|l| l == w);
+        let start = usize::from(
+            toks.first()
+                .is_some_and(|w| is(&self.cues.continuation_lead, w)),
+        );
+        let opening = *toks.get(start)?;
+        let op = if is(&self.cues.difference_connector, opening) {
+            Operation::Change
+        } else if is(&self.cues.addition_connector, opening) {
+            Operation::Sum
+        } else {
+            return None;
+        };
+        // "and less than one year?" names a period, not a subtraction
+        if toks
+            .get(start + 1)
+            .is_some_and(|w| is(&self.cues.than_word, w))
+        {
+            return None;
+        }
+        let rest = toks[start + 1..].join(" ");
+        let words = self.cues.mention_words(&rest);
+        if self.cues.specific(&words).is_empty() {
+            return None;
+        }
+        let last = last_result(&t.history).ok()?;
+        let year = t.r.years.first().copied().or(t.last_year);
+        let named = t.g.ground(&words, year).ok()?;
+        Some((op, last, named))
+    }
+
     /// The mention words of the items `text` lists that name something
     /// (one item when it lists nothing): "a and b", "a , b and c", "a less
     /// b" (every item after the first "less" is taken away too).

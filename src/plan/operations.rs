@@ -47,6 +47,16 @@ impl RulesPlanner {
             };
             return Ok((Operation::Change, formula));
         }
+        if let Some((op, last, named)) = self.continued_arithmetic(t) {
+            let formula = match op {
+                Operation::Sum => {
+                    let terms = [b.add("term", last), b.add("term", named)];
+                    self.formulas.sum(&terms)?
+                }
+                _ => self.change_pair_formula(b, op, last, named)?,
+            };
+            return Ok((op, formula));
+        }
         if let Some(formula) = self.percent_restatement(t, b) {
             return Ok((Operation::Product, formula?));
         }
