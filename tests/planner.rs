@@ -3489,3 +3489,28 @@ fn a_follow_up_opening_with_less_or_plus_carries_on_the_arithmetic() {
         &[Num("3450"), Num("250")],
     );
 }
+
+#[test]
+fn a_total_naming_the_row_of_the_last_two_values_adds_them() {
+    check(
+        NET_REVENUES,
+        "operating expenses were $ 1,210 million in 2010 and $ 1,105 million in 2009 .",
+        &[
+            "what were operating expenses in 2010?",
+            "and in 2009?",
+            "what were total operating expenses?",
+        ],
+        &[Num("1210"), Num("1105"), Num("2315")],
+    );
+    // a row named "total ..." is still that row
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what were advisory revenues in 2010?",
+            "and in 2009?",
+            "what were the total net revenues in 2009?",
+        ],
+        &[Num("4810"), Num("4984"), Num("33720")],
+    );
+}

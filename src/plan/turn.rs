@@ -138,13 +138,37 @@ impl RulesPlanner {
                         .is_some_and(|t| t.metric_type == MetricType::Value)
                 })
         };
+        // "what were total contributions?" after the contributions of two
+        // years: the words name what the two values measure
+        let names_their_metric = || {
+            let turns = ctx.state.turns();
+            let own = self.cues.specific(&r.metric);
+            let measured: Vec<Vec<String>> = turns[turns.len().saturating_sub(2)..]
+                .iter()
+                .flatten()
+                .map(|t| {
+                    t.variables
+                        .first()
+                        .and_then(|v| v.metric.as_deref())
+                        .map(crate::words::content_words)
+                        .unwrap_or_default()
+                })
+                .collect();
+            measured.len() == 2
+                && measured.iter().all(|m| {
+                    own.iter()
+                        .all(|w| m.iter().any(|x| super::ground::same_word(x, w)))
+                })
+        };
         if r.op == Operation::Lookup
             && r.weak_sum
             && r.years.is_empty()
-            && self.cues.specific(&r.metric).is_empty()
             && values(ctx.state.turns())
+            && (self.cues.specific(&r.metric).is_empty() || names_their_metric())
         {
             r.op = Operation::Sum;
+            // the words name the values' row: no total row is meant
+            r.weak_sum = false;
             return;
         }
         let continues = self
