@@ -3514,3 +3514,34 @@ fn a_total_naming_the_row_of_the_last_two_values_adds_them() {
         &[Num("4810"), Num("4984"), Num("33720")],
     );
 }
+
+/// A roll-forward of unrecognized tax benefits with two rows of additions.
+const UTB: TableRows = &[
+    &["", "2009", "2008"],
+    &["balance at january 1", "$ 512", "$ 468"],
+    &[
+        "additions based on tax positions related to the current year",
+        "64",
+        "71",
+    ],
+    &["additions for tax positions of prior years", "38", "22"],
+    &[
+        "reductions for tax positions of prior years",
+        "( 27 )",
+        "( 19 )",
+    ],
+    &["balance at december 31", "$ 537", "$ 542"],
+];
+
+#[test]
+fn a_total_of_what_several_rows_name_adds_them() {
+    check(
+        UTB,
+        "",
+        &[
+            "what were total additions in 2009?",
+            "what were the total reductions in 2008?",
+        ],
+        &[Num("102"), Num("19")],
+    );
+}

@@ -70,6 +70,10 @@ impl RulesPlanner {
                 return Ok((Operation::Sum, self.formulas.sum(&names)?));
             }
         }
+        if let Some(terms) = self.rows_sharing_a_name(t) {
+            let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
+            return Ok((Operation::Sum, self.formulas.sum(&names)?));
+        }
         if let Some(terms) = self.year_of_quarters(t) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
@@ -92,6 +96,35 @@ impl RulesPlanner {
             Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
         };
         Ok((r.op, formula))
+    }
+
+    /// "what were total additions in 2009?" on a table of two rows or more
+    /// whose labels hold every word named ("additions for current year
+    /// positions", "additions for prior year positions"), none of them a
+    /// total and none named by those words alone: their cells in the year.
+    fn rows_sharing_a_name(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        if t.r.op != Operation::Lookup || !t.r.weak_sum || t.own_metric.is_empty() {
+            return None;
+        }
+        let year = t.r.years.first().copied().or(t.last_year)?;
+        let page = &t.g.page;
+        let holds = |label: &[String]| {
+            t.own_metric
+                .iter()
+                .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
+        };
+        let rows: Vec<usize> = (0..page.row_words.len())
+            .filter(|&k| holds(&page.row_words[k]))
+            .collect();
+        let named_alone = rows
+            .iter()
+            .any(|&k| page.row_is_total[k] || page.row_words[k].len() <= t.own_metric.len());
+        if rows.len() < 2 || named_alone {
+            return None;
+        }
+        rows.iter()
+            .map(|&k| t.g.cell_in_row(&t.schema.rows[k].0, year))
+            .collect()
     }
 
     /// "what were total dividends declared in 2009?" on a table of the
