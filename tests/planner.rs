@@ -3545,3 +3545,26 @@ fn a_total_of_what_several_rows_name_adds_them() {
         &[Num("102"), Num("19")],
     );
 }
+
+#[test]
+fn a_total_for_the_two_months_or_both_years_adds_two_values() {
+    check(
+        &[
+            &[
+                "",
+                "total number of shares purchased",
+                "average price paid per share",
+            ],
+            &["october", "1,250,000", "$ 47.10"],
+            &["november", "980,000", "$ 48.35"],
+            &["december", "610,000", "$ 46.90"],
+        ],
+        "",
+        &[
+            "how many shares were purchased in october?",
+            "and in november?",
+            "what is the total for the two months?",
+        ],
+        &[Num("1250000"), Num("980000"), Num("2230000")],
+    );
+}

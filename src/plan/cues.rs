@@ -77,6 +77,8 @@ pub(super) struct Cues {
     pub gathering_word: Vec<String>,
     /// A look-up of several values at once ("all notes due in 2015 and 2017").
     pub every_word: Vec<String>,
+    /// Words that count two values ("both years").
+    pub pair_word: Vec<String>,
     /// Phrases naming the year before, and the year after, the one the
     /// conversation is about.
     pub previous_year: Vec<String>,
@@ -223,6 +225,7 @@ impl Cues {
             several: plain("SeveralCue"),
             gathering_word: plain("GatheringWord"),
             every_word: plain("EveryWord"),
+            pair_word: plain("PairWord"),
             previous_year: plain("PreviousYearPhrase"),
             next_year: plain("NextYearPhrase"),
             option_connector: plain("OptionConnector"),

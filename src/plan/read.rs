@@ -117,9 +117,14 @@ fn within(list: &[String], t: Option<&&str>) -> bool {
 }
 
 /// How many periods a question counts: "the three years", "all 3
-/// periods" (a small number before a span-of-time word, never a year).
+/// periods" (a small number before a span-of-time word, never a year),
+/// "both years" (two).
 pub(super) fn counted_span(cues: &Cues, text: &str) -> Option<usize> {
     let toks: Vec<&str> = text.split_whitespace().collect();
+    // "both years", "both segments": two
+    if toks.iter().any(|t| cues.pair_word.iter().any(|p| p == t)) {
+        return Some(2);
+    }
     toks.windows(2).find_map(|w| {
         if !cues.time_span_word.iter().any(|s| s == w[1]) {
             return None;
