@@ -174,23 +174,28 @@ pub(super) fn boundary_of(words: &[String], cues: &Cues) -> Option<Boundary> {
     }
 }
 
+/// A word list of the TBox, each word stemmed.
+fn stemmed_list(tbox: &Tbox, name: &str) -> Vec<String> {
+    tbox.word_list(name)
+        .iter()
+        .map(|w| words::stem(w))
+        .collect()
+}
+
+/// A word list of the TBox, longest phrase first, so that "as a
+/// percentage of" is tried before "of".
+fn longest_first_list(tbox: &Tbox, name: &str) -> Vec<String> {
+    let mut v = tbox.word_list(name).to_vec();
+    v.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    v
+}
+
 impl Cues {
     /// The lists of the TBox.
     pub fn from_tbox(tbox: &Tbox) -> Self {
-        let stemmed = |name: &str| -> Vec<String> {
-            tbox.word_list(name)
-                .iter()
-                .map(|w| words::stem(w))
-                .collect()
-        };
-        let plain = |name: &str| -> Vec<String> { tbox.word_list(name).to_vec() };
-        // phrases are tried longest first, so that "as a percentage of" wins
-        // over "of"
-        let longest_first = |name: &str| -> Vec<String> {
-            let mut v = plain(name);
-            v.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-            v
-        };
+        let stemmed = |name: &str| stemmed_list(tbox, name);
+        let plain = |name: &str| tbox.word_list(name).to_vec();
+        let longest_first = |name: &str| longest_first_list(tbox, name);
         Self {
             beginning: stemmed("BeginningCue"),
             end: stemmed("EndCue"),

@@ -387,6 +387,20 @@ fn caption_names_total(
     aliases
 }
 
+/// Whether the labels (and a lost row) name two quarters or more.
+fn quarters_differ(rows: &[Option<u8>], columns: &[Option<u8>], lost: Option<u8>) -> bool {
+    let mut qs: Vec<u8> = rows
+        .iter()
+        .chain(columns)
+        .flatten()
+        .copied()
+        .chain(lost)
+        .collect();
+    qs.sort_unstable();
+    qs.dedup();
+    qs.len() > 1
+}
+
 /// Each word's inverse document frequency, `ln(1 + n / df)`, over the
 /// documents (each label or sentence one document).
 fn inverse_document_frequency(documents: &[&[Vec<String>]]) -> HashMap<String, f64> {
@@ -616,18 +630,7 @@ impl PageIndex {
             row_boundary,
             fact_boundary: fact_boundaries(schema, cues),
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
-            quarters_differ: {
-                let mut qs: Vec<u8> = row_quarter
-                    .iter()
-                    .chain(&column_quarter)
-                    .flatten()
-                    .copied()
-                    .chain(lost_row_quarter)
-                    .collect();
-                qs.sort_unstable();
-                qs.dedup();
-                qs.len() > 1
-            },
+            quarters_differ: quarters_differ(&row_quarter, &column_quarter, lost_row_quarter),
             row_quarter,
             lost_row_year,
             lost_row_quarter,

@@ -314,13 +314,7 @@ impl RulesPlanner {
         if op == Operation::Product && constants.is_empty() && !refers {
             op = Operation::Lookup;
         }
-        // "the fair value of all notes due in 2015 and 2017": one value a
-        // year, added
-        if op == Operation::Lookup
-            && years.len() >= 2
-            && constants.is_empty()
-            && contains_any(masked, &self.cues.every_word)
-        {
+        if op == Operation::Lookup && self.asks_every_year(masked, years, constants) {
             op = Operation::Sum;
         }
         // "what is revenue less net income?" subtracts two mentions; "the
@@ -333,6 +327,12 @@ impl RulesPlanner {
             op = Operation::Lookup;
         }
         Settled { op, weak_sum, less }
+    }
+
+    /// "the fair value of all notes due in 2015 and 2017": a look-up of
+    /// one value a year, to add.
+    fn asks_every_year(&self, masked: &str, years: &[i32], constants: &[Decimal]) -> bool {
+        years.len() >= 2 && constants.is_empty() && contains_any(masked, &self.cues.every_word)
     }
 
     /// Whether `trigger` stands after a determiner and before a word that
