@@ -3568,3 +3568,17 @@ fn a_total_for_the_two_months_or_both_years_adds_two_values() {
         &[Num("1250000"), Num("980000"), Num("2230000")],
     );
 }
+
+#[test]
+fn the_sum_of_the_two_changes_adds_the_last_two_results() {
+    check(
+        NET_REVENUES,
+        "",
+        &[
+            "what was the change in advisory from 2009 to 2010?",
+            "what was the change in asset management over that period?",
+            "what is the sum of the two changes?",
+        ],
+        &[Num("-174"), Num("680"), Num("506")],
+    );
+}

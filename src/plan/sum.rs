@@ -292,6 +292,22 @@ impl RulesPlanner {
                 }
             }
         }
+        // "what is the sum of the two changes?": the last two results, when
+        // they are of one kind other than a value
+        if let [.., x, y] = history {
+            let two = self.counted_values(&r.text).is_none_or(|n| n == 2);
+            if two
+                && years.is_empty()
+                && self.cues.specific(&r.metric).is_empty()
+                && x.metric_type == y.metric_type
+                && x.metric_type != MetricType::Value
+            {
+                return Ok(SumTerms::Values(vec![
+                    reference_operand(x),
+                    reference_operand(y),
+                ]));
+            }
+        }
         // "what is the sum?" — the last two values
         let values: Vec<&&TurnResult> = history
             .iter()
