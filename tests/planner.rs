@@ -3582,3 +3582,27 @@ fn the_sum_of_the_two_changes_adds_the_last_two_results() {
         &[Num("-174"), Num("680"), Num("506")],
     );
 }
+
+#[test]
+fn a_first_row_lost_into_date_headers_is_named_by_words_no_label_prints() {
+    // the company's own index values are printed in the date headers
+    check(
+        &[
+            &[
+                "",
+                "12/31/2010 $ 100.00",
+                "12/31/2011 $ 112.40",
+                "12/31/2012 $ 131.75",
+            ],
+            &["s&p 500 index", "100.00", "102.11", "118.45"],
+            &["dow jones industrial index", "100.00", "108.38", "119.48"],
+        ],
+        "the following graph compares the cumulative total return on our common stock with the \
+         s&p 500 index and the dow jones industrial index .",
+        &[
+            "what was the value of our common stock in 2012?",
+            "and for the s&p 500 index?",
+        ],
+        &[Num("131.75"), Num("118.45")],
+    );
+}

@@ -544,10 +544,13 @@ fn unnamed_lost_row(
     quarter: Option<u8>,
     month: Option<u8>,
 ) -> Vec<usize> {
+    // a header that prints only its period: a year, or a date ("12/31/2013")
     let bare = |w: &str| {
-        words::tokens(w)
-            .iter()
-            .all(|t| words::years_in(t).len() == 1)
+        let day = |t: &str| t.len() <= 2 && t.chars().all(|c| c.is_ascii_digit());
+        words::years_in(w).len() <= 1
+            && words::tokens(w).iter().all(|t| {
+                words::years_in(t).len() == 1 || words::month_number(t).is_some() || day(t)
+            })
     };
     if schema.columns.is_empty()
         || schema.header_numbers.len() != schema.columns.len()
