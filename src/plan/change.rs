@@ -4,7 +4,7 @@
 
 use super::cues::split_at_first;
 use super::ground::same_word;
-use super::history::{last_change, last_result, result_with_year};
+use super::history::{last_change, last_result, last_two_of_one_kind, result_with_year};
 use super::mention::strip_ratio_lead;
 use super::operand::{
     cell_of_node, constant_operand, operand_from_used, reference_operand, repeats_a_value, Operand,
@@ -308,11 +308,7 @@ impl RulesPlanner {
             .chain(&self.cues.difference_connector)
             .cloned()
             .collect();
-        let items: Vec<Vec<String>> = list_items(text, t.schema, &connectors)
-            .iter()
-            .map(|i| self.cues.mention_words(i))
-            .filter(|w| !self.cues.specific(w).is_empty())
-            .collect();
+        let items = self.list_mentions(text, t.schema, &connectors);
         if items.len() >= 2 {
             return items;
         }
@@ -322,6 +318,22 @@ impl RulesPlanner {
         } else {
             vec![whole]
         }
+    }
+
+    /// The mention words of each item `text` lists ([`list_items`]) that
+    /// names something of its own ("what was , in millions ," and "2009"
+    /// name nothing).
+    pub(super) fn list_mentions(
+        &self,
+        text: &str,
+        schema: &Schema,
+        connectors: &[String],
+    ) -> Vec<Vec<String>> {
+        list_items(text, schema, connectors)
+            .iter()
+            .map(|i| self.cues.mention_words(i))
+            .filter(|w| !self.cues.specific(w).is_empty())
+            .collect()
     }
 
     /// One operand, or the sum of several different ones.
@@ -540,11 +552,8 @@ fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs
     // "what was the change?" after two sums, or "the difference between
     // these two changes" after two changes: the last two results, when they
     // are of one kind
-    if let [.., x, y] = history {
-        if years.is_empty() && x.metric_type == y.metric_type && x.metric_type != MetricType::Value
-        {
-            return Some(Pair(reference_operand(x), reference_operand(y)));
-        }
+    if let Some((x, y)) = last_two_of_one_kind(history).filter(|_| years.is_empty()) {
+        return Some(Pair(x, y));
     }
     if values.len() >= 2 {
         let x = values[values.len() - 2];

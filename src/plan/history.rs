@@ -46,6 +46,18 @@ pub(super) fn last_result(history: &[&TurnResult]) -> Result<Operand, PlanError>
         .ok_or_else(|| PlanError::NoEarlierResult("this is the first answered turn".into()))
 }
 
+/// The last two earlier results, first-asked first, when they are of one
+/// kind other than a value (two sums, two changes): "what was the change?",
+/// "the sum of the two changes".
+pub(super) fn last_two_of_one_kind(history: &[&TurnResult]) -> Option<(Operand, Operand)> {
+    match history {
+        [.., x, y] if x.metric_type == y.metric_type && x.metric_type != MetricType::Value => {
+            Some((reference_operand(x), reference_operand(y)))
+        }
+        _ => None,
+    }
+}
+
 /// The last two earlier results, first-asked first.
 pub(super) fn last_two(history: &[&TurnResult]) -> Result<(Operand, Operand), PlanError> {
     match history {

@@ -116,6 +116,13 @@ fn within(list: &[String], t: Option<&&str>) -> bool {
     t.is_some_and(|t| list.iter().any(|w| w == t))
 }
 
+/// A number that counts values: a whole number from 2 to 12.
+pub(super) fn small_count(n: Decimal) -> Option<usize> {
+    usize::try_from(n.trunc().mantissa())
+        .ok()
+        .filter(|n| (2..=12).contains(n))
+}
+
 /// How many periods a question counts: "the three years", "all 3
 /// periods" (a small number before a span-of-time word, never a year),
 /// "both years" (two).
@@ -129,12 +136,10 @@ pub(super) fn counted_span(cues: &Cues, text: &str) -> Option<usize> {
         if !cues.time_span_word.iter().any(|s| s == w[1]) {
             return None;
         }
-        let n = cues
-            .number_word(w[0])
-            .or_else(|| w[0].parse::<Decimal>().ok())?;
-        usize::try_from(n.trunc().mantissa())
-            .ok()
-            .filter(|n| (2..=12).contains(n))
+        small_count(
+            cues.number_word(w[0])
+                .or_else(|| w[0].parse::<Decimal>().ok())?,
+        )
     })
 }
 

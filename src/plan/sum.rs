@@ -3,10 +3,10 @@
 //! B", or the values asked since an earlier sum or last.
 
 use super::cues::{contains_any, split_at_first};
-use super::history::{count_terms, last_result, last_sum, values_since};
+use super::history::{count_terms, last_result, last_sum, last_two_of_one_kind, values_since};
 use super::operand::{constant_operand, reference_operand, repeats_a_value, Operand};
 use super::operation::Operation;
-use super::read::{counted_span, first_year, list_items, year_range};
+use super::read::{counted_span, first_year, small_count, year_range};
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
@@ -161,13 +161,7 @@ impl RulesPlanner {
         let year = first_year(&self.cues, body)
             .or(r.years.first().copied())
             .or(t.last_year);
-        // "A , B and C": an item of no words of its own ("what was , in
-        // millions ,", "2009") is none
-        let words: Vec<Vec<String>> = list_items(body, t.schema, &self.cues.addition_connector)
-            .iter()
-            .map(|i| self.cues.mention_words(i))
-            .filter(|w| !self.cues.specific(w).is_empty())
-            .collect();
+        let words = self.list_mentions(body, t.schema, &self.cues.addition_connector);
         if words.len() < 2 {
             return None;
         }
@@ -188,10 +182,7 @@ impl RulesPlanner {
             let toks: Vec<&str> = text.split_whitespace().collect();
             toks.windows(2).find_map(|w| {
                 let gathering = self.cues.gathering_word.iter().any(|g| g == w[0]);
-                let n = self.cues.number_word(w[1]).filter(|_| gathering)?;
-                usize::try_from(n.trunc().mantissa())
-                    .ok()
-                    .filter(|n| (2..=12).contains(n))
+                small_count(self.cues.number_word(w[1]).filter(|_| gathering)?)
             })
         })
     }
@@ -294,18 +285,10 @@ impl RulesPlanner {
         }
         // "what is the sum of the two changes?": the last two results, when
         // they are of one kind other than a value
-        if let [.., x, y] = history {
-            let two = self.counted_values(&r.text).is_none_or(|n| n == 2);
-            if two
-                && years.is_empty()
-                && self.cues.specific(&r.metric).is_empty()
-                && x.metric_type == y.metric_type
-                && x.metric_type != MetricType::Value
-            {
-                return Ok(SumTerms::Values(vec![
-                    reference_operand(x),
-                    reference_operand(y),
-                ]));
+        let two = self.counted_values(&r.text).is_none_or(|n| n == 2);
+        if two && years.is_empty() && self.cues.specific(&r.metric).is_empty() {
+            if let Some((x, y)) = last_two_of_one_kind(history) {
+                return Ok(SumTerms::Values(vec![x, y]));
             }
         }
         // "what is the sum?" — the last two values
