@@ -3606,3 +3606,43 @@ fn a_first_row_lost_into_date_headers_is_named_by_words_no_label_prints() {
         &[Num("131.75"), Num("118.45")],
     );
 }
+
+#[test]
+fn a_group_of_columns_that_lost_its_name_is_named_by_words_no_label_prints() {
+    // two groups of the same years; the table kept the first group's name
+    // ("domestic operations") and lost the second's ("foreign operations")
+    let groups: TableRows = &[
+        &[
+            "",
+            "domestic operations 2012 ( 1 )",
+            "domestic operations 2011 ( 1 )",
+            "2012 ( 2 )",
+            "2011 ( 2 )",
+        ],
+        &["regulatory capital", "3,400", "3,100", "1,250", "1,180"],
+        &["regulatory earnings", "610", "570", "205", "190"],
+    ];
+    let text = "the following table presents regulatory capital and regulatory earnings \
+        of our domestic operations and our foreign operations ( in millions ) :";
+    check(
+        groups,
+        text,
+        &[
+            "what were the regulatory earnings of the foreign operations in 2012?",
+            "and in 2011?",
+            "what was the change?",
+        ],
+        &[Num("205"), Num("190"), Num("15")],
+    );
+    check(
+        groups,
+        text,
+        &[
+            "what was the regulatory capital of the domestic operations in 2011?",
+            "and of the foreign operations?",
+            // a mention naming no group reads the group that kept its name
+            "what were regulatory earnings in 2012?",
+        ],
+        &[Num("3100"), Num("1180"), Num("610")],
+    );
+}

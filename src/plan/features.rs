@@ -76,6 +76,7 @@ features! {
     fact_change_asked = 0.6, "A change the text states when the question asks for the change in one year.";
     unit_disagrees = -0.6, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\"), or with one when it asks how many.";
     lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
+    lost_group_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a cell of a group of columns whose name the table lost (the years of a named group come again without its words) when the mention shares a word with a named group's (\"u.s. subsidiaries\" beside \"bermuda subsidiaries\"): words no label prints can name only that group or the text.";
     header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
     text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
     sentence_position = -0.001, "The sentence's position on the page.";

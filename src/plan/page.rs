@@ -88,6 +88,15 @@ pub(super) struct PageIndex {
     /// first two rows left share (`quarter` of "second quarter", "third
     /// quarter"); empty when the lost row starts no sequence.
     pub lost_row_words: Vec<String>,
+    /// Which columns belong to a group whose name the table lost: the
+    /// years of an earlier group of columns come again with none of its
+    /// words ("bermuda subsidiaries 2010", "bermuda subsidiaries 2009",
+    /// then "2010", "2009"), so the second group's name ("u.s.
+    /// subsidiaries") is printed nowhere in the labels (see
+    /// [`unnamed_column_groups`]).
+    /// For each such column, the words of the groups that kept their name;
+    /// empty for every other column.
+    pub column_unnamed_group: Vec<Vec<String>>,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
     /// Every year the page speaks of: in labels, cells, text numbers and
@@ -564,6 +573,61 @@ fn unnamed_lost_row(
     (0..schema.header_numbers.len()).collect()
 }
 
+/// The words naming each column's group, when a group of columns lost its
+/// name. Columns whose year an earlier column already printed start a new
+/// group (the `k`th column of a year is in group `k`); a group is unnamed
+/// when its labels print no word but years and footnote marks while
+/// another group's labels print words besides: the table kept one group's
+/// name and lost the other's. An unnamed group's columns get the words of
+/// the named groups (those the mention must share to name a group at all,
+/// "u.s. subsidiaries" beside "bermuda subsidiaries"); every other column
+/// gets none.
+fn unnamed_column_groups(schema: &Schema, column_words: &[Vec<String>]) -> Vec<Vec<String>> {
+    let none = vec![Vec::new(); schema.columns.len()];
+    let mut seen: HashMap<i32, usize> = HashMap::new();
+    let group: Vec<Option<usize>> = schema
+        .columns
+        .iter()
+        .map(|(_, year)| {
+            year.map(|y| {
+                let k = seen.entry(y).or_insert(0);
+                *k += 1;
+                *k - 1
+            })
+        })
+        .collect();
+    let groups = group.iter().flatten().max().map_or(0, |g| g + 1);
+    if groups < 2 {
+        return none;
+    }
+    let name_words: Vec<Vec<String>> = (0..groups)
+        .map(|g| {
+            let mut w: Vec<String> = group
+                .iter()
+                .zip(column_words)
+                .filter(|(k, _)| **k == Some(g))
+                .flat_map(|(_, words)| words.iter())
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .cloned()
+                .collect();
+            w.sort();
+            w.dedup();
+            w
+        })
+        .collect();
+    let named: Vec<String> = name_words.iter().flatten().cloned().collect();
+    if named.is_empty() {
+        return none;
+    }
+    group
+        .iter()
+        .map(|k| match k {
+            Some(g) if name_words[*g].is_empty() => named.clone(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 impl PageIndex {
     /// The index of `schema`'s page: the one this thread built last when it
     /// was built from the same page, else a new one (kept for the next turn).
@@ -648,6 +712,7 @@ impl PageIndex {
                 &row_words,
                 lost_row_year.is_some() || lost_row_quarter.is_some() || lost_row_month.is_some(),
             ),
+            column_unnamed_group: unnamed_column_groups(schema, &column_words),
             column_quarter,
             column_dates: per_label(&schema.columns, words::dates_in),
             idf,

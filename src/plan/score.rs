@@ -16,6 +16,16 @@ impl Grounder<'_> {
         let mut f = FeatureVector::default();
         let (row_hit, col_hit) = self.cell_word_features(&mut f, cell, a);
         self.total_features(&mut f, cell, row_hit, col_hit);
+        // a group that lost its name is named like the groups that kept
+        // theirs, with other words ("u.s. subsidiaries", "bermuda
+        // subsidiaries")
+        let named = &self.page.column_unnamed_group[cell.column];
+        if a.words
+            .iter()
+            .any(|w| named.iter().any(|n| same_word(n, w)))
+        {
+            f.set(F::lost_group_name, self.unlabelled_share(a));
+        }
         if row_hit == 0.0 && col_hit >= 0.5 * a.weight && self.earlier.contains(&cell.row_label) {
             f.set(F::earlier_row_other_column, 1.0);
         }
@@ -252,6 +262,19 @@ impl Grounder<'_> {
         }
     }
 
+    /// Share of the mention's weight its words carry that no row or column
+    /// label (nor a row's lexicon alias) prints: the name of something the
+    /// table lost.
+    fn unlabelled_share(&self, a: &Asked) -> f64 {
+        let aliased = |w: &str| {
+            self.page
+                .row_alias_words
+                .iter()
+                .any(|l| l.iter().any(|x| same_word(x, w)))
+        };
+        self.weigh(a.words.iter().filter(|w| !self.labelled(w) && !aliased(w))) / a.weight
+    }
+
     /// The features of a number printed in a column header.
     pub(super) fn header_features(
         &self,
@@ -263,15 +286,7 @@ impl Grounder<'_> {
         if self.page.lost_row_unnamed.contains(&k) {
             // the lost row's name is unknown: the mention's words that no
             // label prints may be it
-            let aliased = |w: &str| {
-                self.page
-                    .row_alias_words
-                    .iter()
-                    .any(|l| l.iter().any(|x| same_word(x, w)))
-            };
-            let unlabelled =
-                self.weigh(a.words.iter().filter(|w| !self.labelled(w) && !aliased(w)));
-            f.set(F::lost_row_name, unlabelled / a.weight);
+            f.set(F::lost_row_name, self.unlabelled_share(a));
         }
         // the header's words and those the lost row shares with its sequence
         let mut label = content_words(&h.words);
