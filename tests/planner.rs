@@ -3646,3 +3646,27 @@ fn a_group_of_columns_that_lost_its_name_is_named_by_words_no_label_prints() {
         &[Num("3100"), Num("1180"), Num("610")],
     );
 }
+
+#[test]
+fn a_part_named_in_full_beats_the_total_that_prints_the_measure() {
+    // rows are segments; only the total row prints the measure's words
+    let segments: TableRows = &[
+        &["", "2013", "2012"],
+        &["aviation", "410", "388"],
+        &["marine", "265", "240"],
+        &["unallocated corporate costs", "-52", "-47"],
+        &["total operating profit", "623", "581"],
+    ];
+    let text = "the following table shows operating profit by reportable segment ( in millions ) :";
+    check(
+        segments,
+        text,
+        &[
+            "what was the operating profit of the marine segment in 2013?",
+            "and in 2012?",
+            "what was the operating profit in 2013?",
+            "and the total operating profit in 2012?",
+        ],
+        &[Num("265"), Num("240"), Num("623"), Num("581")],
+    );
+}

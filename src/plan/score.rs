@@ -15,7 +15,7 @@ impl Grounder<'_> {
     pub(super) fn cell_features(&self, cell: &CellEntry, a: &Asked) -> FeatureVector {
         let mut f = FeatureVector::default();
         let (row_hit, col_hit) = self.cell_word_features(&mut f, cell, a);
-        self.total_features(&mut f, cell, row_hit, col_hit);
+        self.total_features(&mut f, cell, a, (row_hit, col_hit));
         // a group that lost its name is named like the groups that kept
         // theirs, with other words ("u.s. subsidiaries", "bermuda
         // subsidiaries")
@@ -138,9 +138,35 @@ impl Grounder<'_> {
             })
     }
 
+    /// Whether the mention holds every word of a row other than the total
+    /// row `total`, not itself a total, whose words the total's label does
+    /// not all print: it names a part of the total ("the operating income
+    /// of the transportation segment" beside "transportation" and "total
+    /// operating income"), and the words it shares with the total name the
+    /// measure all the parts share.
+    fn names_a_part(&self, a: &Asked, total: usize) -> bool {
+        let has = |label: &[String], w: &str| label.iter().any(|l| same_word(l, w));
+        let total_words = &self.page.row_words[total];
+        self.page.row_words.iter().enumerate().any(|(r, words)| {
+            r != total
+                && !self.page.row_is_total[r]
+                && !words.is_empty()
+                && words
+                    .iter()
+                    .all(|w| a.words.iter().any(|x| same_word(x, w)))
+                && !words.iter().all(|w| has(total_words, w))
+        })
+    }
+
     /// A total row or column where the mention names only the other axis,
     /// or where the question says "total".
-    fn total_features(&self, f: &mut FeatureVector, cell: &CellEntry, row_hit: f64, col_hit: f64) {
+    fn total_features(
+        &self,
+        f: &mut FeatureVector,
+        cell: &CellEntry,
+        a: &Asked,
+        (row_hit, col_hit): (f64, f64),
+    ) {
         let row_is_total = self.page.row_is_total[cell.row];
         let column_is_total = self.page.column_is_total[cell.column];
         if row_hit == 0.0 && col_hit > 0.0 && row_is_total {
@@ -148,6 +174,9 @@ impl Grounder<'_> {
         }
         if col_hit == 0.0 && row_hit > 0.0 && cell.column_year.is_none() && column_is_total {
             f.set(F::total_column_for_row, 1.0);
+        }
+        if row_is_total && !self.asks_total && self.names_a_part(a, cell.row) {
+            f.set(F::total_row_part_named, 1.0);
         }
         if self.asks_total && (row_is_total || column_is_total) {
             // "what was the total?", naming no row: the grand total ("total")
