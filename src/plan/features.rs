@@ -51,7 +51,7 @@ features! {
     phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
     total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
     total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";
-    total_row_part_named = -0.5, "The cell is in a total row, the question does not say \"total\", and the mention names another row in full, one whose words the total's label does not all print (\"the operating income of the transportation segment\" beside \"transportation\" and \"total operating income\"): the words it shares with the total name the measure the parts share.";
+    total_row_part_named = -1.0, "The cell is in a total row, the question does not say \"total\", and the mention names another row in full, one whose words the total's label does not all print (\"the operating income of the transportation segment\" beside \"transportation\" and \"total operating income\"): the words it shares with the total name the measure the parts share.";
     total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
     cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
