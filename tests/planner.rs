@@ -3670,3 +3670,27 @@ fn a_part_named_in_full_beats_the_total_that_prints_the_measure() {
         &[Num("265"), Num("240"), Num("623"), Num("581")],
     );
 }
+
+#[test]
+fn how_many_leans_away_from_an_amount_of_money_in_the_text() {
+    // the text's sentence names the grants in the question's words, but
+    // prints a price: no count
+    let options: TableRows = &[
+        &[
+            "",
+            "number of shares ( in thousands )",
+            "weighted average exercise price",
+        ],
+        &["outstanding at january 1 2011", "5,120", "21.30"],
+        &["granted", "730", "29.60"],
+        &["exercised", "-402", "15.20"],
+        &["outstanding at december 31 2011", "5,448", "23.10"],
+    ];
+    check(
+        options,
+        "stock option activity under the plans was as follows : \
+         the weighted average fair value of stock options granted during 2011 was $ 9.85 per option .",
+        &["how many stock options were granted in 2011?"],
+        &[Num("730")],
+    );
+}

@@ -75,7 +75,8 @@ features! {
     fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
     fact_change_unasked = -0.4, "A change the text states (\"decreased $ 13 million\") when the question asks for a level.";
     fact_change_asked = 0.6, "A change the text states when the question asks for the change in one year.";
-    unit_disagrees = -0.6, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\"), or with one when it asks how many.";
+    unit_disagrees = -0.6, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\").";
+    count_of_money = -1.5, "A text number printed with a currency sign when the question asks how many: an amount of money or a price is no count.";
     lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
     lost_group_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a cell of a group of columns whose name the table lost (the years of a named group come again without its words) when the mention shares a word with a named group's (\"u.s. subsidiaries\" beside \"bermuda subsidiaries\"): words no label prints can name only that group or the text.";
     header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";

@@ -395,7 +395,7 @@ impl Grounder<'_> {
         let money = fact.raw.starts_with('$');
         match self.asked_unit {
             AskedUnit::Money if !money && !fact.percent => f.set(F::unit_disagrees, 1.0),
-            AskedUnit::Count if money => f.set(F::unit_disagrees, 1.0),
+            AskedUnit::Count if money => f.set(F::count_of_money, 1.0),
             _ => {}
         }
         if fact.is_change {
