@@ -3694,3 +3694,31 @@ fn how_many_leans_away_from_an_amount_of_money_in_the_text() {
         &[Num("730")],
     );
 }
+
+#[test]
+fn the_total_of_the_changes_adds_the_earlier_changes() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the change in net sales from 2008 to 2009?",
+            "and the change in operating income over the same period?",
+            "what is the total of the changes?",
+        ],
+        &[Num("300"), Num("60"), Num("360")],
+    );
+}
+
+#[test]
+fn that_sum_plus_a_named_value_adds_it_to_the_last_result() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what was the combined net sales of 2009 and 2008?",
+            "and what is that sum plus operating income in 2009?",
+            "what is that total less operating income in 2008?",
+        ],
+        &[Num("2700"), Num("3000"), Num("2760")],
+    );
+}

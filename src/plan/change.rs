@@ -267,10 +267,47 @@ impl RulesPlanner {
     ) -> Option<(Operation, Operand, Operand)> {
         let toks: Vec<&str> = t.r.text.split_whitespace().collect();
         let is = |list: &[String], w: &str| list.iter().any(|l| l == w);
-        let start = usize::from(
+        let connector = |w: &str| {
+            is(&self.cues.difference_connector, w) || is(&self.cues.addition_connector, w)
+        };
+        let mut start = usize::from(
             toks.first()
                 .is_some_and(|w| is(&self.cues.continuation_lead, w)),
         );
+        // "and what is that sum plus X?": a reference to the last result
+        // and nothing else before the connector (not an "and" that may
+        // join two names)
+        if t.r.refers && !toks.get(start).is_some_and(|w| connector(w)) {
+            // "that less an initial $ 100 investment": the number printed
+            if !t.r.constants.is_empty() {
+                return None;
+            }
+            let at = start
+                + toks[start..]
+                    .iter()
+                    .position(|w| connector(w) && !is(&self.cues.continuation_lead, w))?;
+            // "that total", "this change": the words that name a result's kind
+            let kind = |w: &String| {
+                [
+                    &self.cues.sum_word,
+                    &self.cues.weak_sum_trigger,
+                    &self.cues.change_word,
+                    &self.cues.ratio_word,
+                ]
+                .iter()
+                .any(|l| l.iter().any(|k| crate::words::stem(k) == *w))
+            };
+            let before: Vec<String> = self
+                .cues
+                .mention_words(&toks[start..at].join(" "))
+                .into_iter()
+                .filter(|w| !kind(w))
+                .collect();
+            if !self.cues.specific(&before).is_empty() {
+                return None;
+            }
+            start = at;
+        }
         let opening = *toks.get(start)?;
         let op = if is(&self.cues.difference_connector, opening) {
             Operation::Change

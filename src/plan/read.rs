@@ -370,6 +370,27 @@ impl RulesPlanner {
             || counted
             || adds_one
             || contains_any(&format!(" {body}"), &self.cues.several)
+            || self.names_results_in_plural(body)
+    }
+
+    /// Whether the text names earlier results of a kind in the plural ("the
+    /// total of the changes", "those two totals"): several values.
+    fn names_results_in_plural(&self, text: &str) -> bool {
+        let kinds = || {
+            self.cues
+                .change_word
+                .iter()
+                .chain(&self.cues.ratio_word)
+                .chain(&self.cues.sum_word)
+                .chain(&self.cues.weak_sum_trigger)
+        };
+        text.split_whitespace().any(|t| {
+            let singular = [t.strip_suffix("es"), t.strip_suffix('s')];
+            singular
+                .iter()
+                .flatten()
+                .any(|s| !s.is_empty() && kinds().any(|k| k == s))
+        })
     }
 
     /// The question's mention words, less the words of its triggers.
