@@ -3722,3 +3722,34 @@ fn that_sum_plus_a_named_value_adds_it_to_the_last_result() {
         &[Num("2700"), Num("3000"), Num("2760")],
     );
 }
+
+#[test]
+fn a_text_amount_rounded_in_another_scale_yields_to_the_cell_it_restates() {
+    // the rows name segments; the text names the segment's sales and
+    // prints the amount in billions
+    let sales: TableRows = &[
+        &["", "2013", "2012"],
+        &["marine", "4,120", "3,760"],
+        &["rail", "2,310", "2,480"],
+        &["total net sales", "6,430", "6,240"],
+    ];
+    check(
+        sales,
+        "the following table shows net sales by segment ( in millions ) : \
+         marine sales reached $ 4.1 billion in 2013 on higher volumes .",
+        &[
+            "what were marine sales in 2013?",
+            "and in 2012?",
+            "what was the change?",
+        ],
+        &[Num("4120"), Num("3760"), Num("360")],
+    );
+    // asked in the text's scale, the text's number
+    check(
+        sales,
+        "the following table shows net sales by segment ( in millions ) : \
+         marine sales reached $ 4.1 billion in 2013 on higher volumes .",
+        &["what were marine sales in 2013, in billions?"],
+        &[Num("4.1")],
+    );
+}

@@ -80,6 +80,7 @@ features! {
     lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
     lost_group_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a cell of a group of columns whose name the table lost (the years of a named group come again without its words) when the mention shares a word with a named group's (\"u.s. subsidiaries\" beside \"bermuda subsidiaries\"): words no label prints can name only that group or the text.";
     header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
+    fact_rounds_cell = -1.0, "A text number that restates a table row's amount rounded in another scale (\"$ 3.9 billion\" for 3,870 in a table in millions), when the question asks for no scale: the table prints the amount itself.";
     text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
     sentence_position = -0.001, "The sentence's position on the page.";
     quarter_match = 0.5, "The question names a quarter and the cell's labels name the same one (by name or closing date).";

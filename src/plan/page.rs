@@ -43,6 +43,10 @@ pub(super) struct PageIndex {
     /// Which text numbers are part of a name a label prints ("the s&p 500
     /// index" beside a row "s&p 500"): no amounts.
     pub fact_is_name: Vec<bool>,
+    /// Which text numbers restate a table row's amount rounded in another
+    /// scale ("$ 3.9 billion" for 3,870 in a table in millions): the table
+    /// prints the amount itself (see [`rounded_restatements`]).
+    pub fact_rounds_cell: Vec<bool>,
     /// Which rows print both positive and negative numbers ("net income
     /// ( loss )"): there the sign is part of the value, not a convention of
     /// print.
@@ -263,6 +267,34 @@ fn same_amount(fact: Decimal, fact_scale: Decimal, cell: Decimal, table: Decimal
     }
     // a rounding in another scale: only a number of two digits or more
     significant_digits(fact) >= 2 && (cell * table / fact_scale).round_dp(fact.scale()) == fact
+}
+
+/// Which text numbers restate the amount of the row they align with (see
+/// [`aligned_rows`]) rounded in another scale than the table's: a cell of
+/// that row in the number's year (if it has one) is the amount once in the
+/// text's scale and rounded as the text prints it.
+fn rounded_restatements(schema: &Schema, aligned: &[Option<usize>]) -> Vec<bool> {
+    let Some(table) = table_scale(schema) else {
+        return vec![false; schema.facts.len()];
+    };
+    schema
+        .facts
+        .iter()
+        .zip(aligned)
+        .map(|(fact, row)| {
+            let Some(scale) = fact.scale.as_ref().map(|s| s.multiplier()) else {
+                return false;
+            };
+            row.is_some_and(|r| {
+                scale != table
+                    && schema.cells.iter().any(|c| {
+                        c.row == r
+                            && (fact.year.is_none() || c.column_year == fact.year)
+                            && same_amount(fact.value, scale, c.value, table)
+                    })
+            })
+        })
+        .collect()
 }
 
 /// The row whose amount each text number prints, if one: a [`distinctive`]
@@ -654,12 +686,9 @@ impl PageIndex {
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
         let fact_words = fact_words(schema, &sentence_words);
-        let row_text_words = text_alias_words(
-            schema.rows.len(),
-            &aligned_rows(schema, cues),
-            &fact_words,
-            &row_words,
-        );
+        let aligned = aligned_rows(schema, cues);
+        let row_text_words = text_alias_words(schema.rows.len(), &aligned, &fact_words, &row_words);
+        let fact_rounds_cell = rounded_restatements(schema, &aligned);
         // the labels' own boundaries give a roll-forward's flows their year
         let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
         let flow_row_year = flow_row_years(schema, &printed_boundary);
@@ -694,6 +723,7 @@ impl PageIndex {
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             row_signs_mixed: signs_mixed(schema),
             fact_is_name: facts_in_names(schema),
+            fact_rounds_cell,
             row_boundary,
             fact_boundary: fact_boundaries(schema, cues),
             column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),

@@ -392,6 +392,9 @@ impl Grounder<'_> {
                 f.set(F::scale_agrees, 1.0);
             }
         }
+        if self.page.fact_rounds_cell[k] && self.asked_scale.is_none() {
+            f.set(F::fact_rounds_cell, 1.0);
+        }
         let money = fact.raw.starts_with('$');
         match self.asked_unit {
             AskedUnit::Money if !money && !fact.percent => f.set(F::unit_disagrees, 1.0),
