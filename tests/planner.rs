@@ -3753,3 +3753,29 @@ fn a_text_amount_rounded_in_another_scale_yields_to_the_cell_it_restates() {
         &[Num("4.1")],
     );
 }
+
+#[test]
+fn a_follow_up_naming_another_row_keeps_the_column_read_before() {
+    // rows are months, columns are measures; the follow-up names a month
+    let repurchases: TableRows = &[
+        &[
+            "",
+            "total number of shares purchased",
+            "average price paid per share",
+        ],
+        &["april 1 - 30 2015", "215,000", "$ 61.20"],
+        &["may 1 - 31 2015", "198,400", "$ 63.75"],
+        &["june 1 - 30 2015", "240,100", "$ 60.10"],
+        &["total", "653,500", "$ 61.58"],
+    ];
+    check(
+        repurchases,
+        "the following table provides information about our share repurchases during the second quarter of 2015 :",
+        &[
+            "what was the average price paid per share in april 2015?",
+            "and in june 2015?",
+            "and the total number of shares purchased in may 2015?",
+        ],
+        &[Num("61.20"), Num("60.10"), Num("198400")],
+    );
+}

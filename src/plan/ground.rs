@@ -86,6 +86,8 @@ pub(super) struct Grounder<'a> {
     pub anchor: Option<(Vec<String>, String)>,
     /// Row labels and text contexts earlier turns read.
     pub earlier: HashSet<String>,
+    /// Columns of the cells earlier turns read.
+    pub earlier_columns: HashSet<usize>,
     /// The turn asks for a change in one year: a change the text states
     /// fits ("decreased $ 13 million in 2010"); otherwise it does not.
     pub wants_printed_change: std::cell::Cell<bool>,
@@ -147,6 +149,7 @@ impl<'a> Grounder<'a> {
             asked_dates: words::dates_in(question),
             anchor: None,
             earlier: HashSet::new(),
+            earlier_columns: HashSet::new(),
             wants_printed_change: std::cell::Cell::new(false),
             excluded: HashSet::new(),
             numbered_row: numbered(&schema.rows),

@@ -29,6 +29,13 @@ impl Grounder<'_> {
         if row_hit == 0.0 && col_hit >= 0.5 * a.weight && self.earlier.contains(&cell.row_label) {
             f.set(F::earlier_row_other_column, 1.0);
         }
+        if col_hit == 0.0
+            && row_hit >= 0.5 * a.weight
+            && cell.column_year.is_none()
+            && self.earlier_columns.contains(&cell.column)
+        {
+            f.set(F::earlier_column_other_row, 1.0);
+        }
         // the beginning of a year is the end of the year before
         let (boundary, year) = match self.opening_year(a.boundary, a.year) {
             Some(y) => (Some(Boundary::End), Some(y)),

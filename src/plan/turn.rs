@@ -100,6 +100,13 @@ impl RulesPlanner {
             .flat_map(|h| h.variables.iter())
             .filter_map(|v| v.metric.clone())
             .collect();
+        // the columns of the cells earlier turns read (`{page}/cell/{i}/{j}`)
+        g.earlier_columns = history
+            .iter()
+            .flat_map(|h| h.variables.iter())
+            .filter_map(|v| v.node.as_deref()?.rsplit_once("/cell/"))
+            .filter_map(|(_, ij)| ij.split_once('/')?.1.parse().ok())
+            .collect();
         let (metric, own_metric) = self.turn_metric(&r, &mut g, &history);
         // the period a result was asked for when it is one year (a number
         // printed for several years is about the one asked), else the year
