@@ -3779,3 +3779,24 @@ fn a_follow_up_naming_another_row_keeps_the_column_read_before() {
         &[Num("61.20"), Num("60.10"), Num("198400")],
     );
 }
+
+#[test]
+fn a_cell_that_meets_none_of_the_words_does_not_win_on_its_year_alone() {
+    let sales: TableRows = &[
+        &["", "2013", "2012"],
+        &["marine", "4,120", "3,760"],
+        &["rail", "2,310", "2,480"],
+        &["total net sales", "6,430", "6,240"],
+    ];
+    check(
+        sales,
+        "net sales for 2013 rose on higher marine volumes . \
+         the increase was partly offset by unfavorable currency translation of $ 85 million . \
+         the following table shows net sales by segment ( in millions ) :",
+        &[
+            "what were total net sales in 2013?",
+            "what was the unfavorable currency translation impact?",
+        ],
+        &[Num("6430"), Num("85")],
+    );
+}

@@ -79,6 +79,7 @@ features! {
     count_of_money = -1.5, "A text number printed with a currency sign when the question asks how many: an amount of money or a price is no count.";
     lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
     lost_group_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a cell of a group of columns whose name the table lost (the years of a named group come again without its words) when the mention shares a word with a named group's (\"u.s. subsidiaries\" beside \"bermuda subsidiaries\"): words no label prints can name only that group or the text.";
+    no_word_met = -0.25, "The mention has words and the candidate meets none of them (in its labels, the text's name for its row, or its sentence): a year alone does not name it.";
     header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
     fact_rounds_cell = -1.0, "A text number that restates a table row's amount rounded in another scale (\"$ 3.9 billion\" for 3,870 in a table in millions), when the question asks for no scale: the table prints the amount itself.";
     text_source = -0.15, "The candidate is a number of the text (the table is the first place to look).";
@@ -167,6 +168,25 @@ impl FeatureVector {
     /// One feature's value.
     pub(super) fn get(&self, f: Feature) -> f64 {
         self.0[f as usize]
+    }
+
+    /// Whether any feature that matches the mention's words against the
+    /// candidate's labels, names or sentence is set.
+    pub(super) fn meets_a_word(&self) -> bool {
+        [
+            Feature::label_match,
+            Feature::text_alias_match,
+            Feature::phrase,
+            Feature::numbered_phrase,
+            Feature::context_match,
+            Feature::sentence_match,
+            Feature::lost_row_name,
+            Feature::lost_group_name,
+            Feature::row_cover,
+            Feature::column_cover,
+        ]
+        .iter()
+        .any(|f| self.get(*f) > 0.0)
     }
 
     /// The candidate's score: the dot product with the weights.

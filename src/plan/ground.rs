@@ -268,20 +268,32 @@ impl<'a> Grounder<'a> {
             names_a_row,
         };
         let mut out: Vec<(f64, Target, FeatureVector)> = Vec::new();
+        let wordy = !a.words.is_empty();
+        // a cell whose row prints no word (a year, "thereafter") is named by
+        // the caption, which no feature reads
+        let named = |t: Target| match t {
+            Target::Cell(k) => self.page.row_words[self.schema.cells[k].row]
+                .iter()
+                .any(|w| w.chars().any(char::is_alphabetic)),
+            _ => true,
+        };
+        let mut push = |mut f: FeatureVector, t: Target| {
+            if wordy && named(t) && !f.meets_a_word() {
+                f.set(Feature::no_word_met, 1.0);
+            }
+            out.push((f.score(self.weights), t, f));
+        };
         for (k, cell) in self.schema.cells.iter().enumerate() {
-            let f = self.cell_features(cell, &a);
-            out.push((f.score(self.weights), Target::Cell(k), f));
+            push(self.cell_features(cell, &a), Target::Cell(k));
         }
         for (k, fact) in self.schema.facts.iter().enumerate() {
             if fact.is_year_mention || self.page.fact_is_name[k] {
                 continue;
             }
-            let f = self.fact_features(k, fact, &a);
-            out.push((f.score(self.weights), Target::Fact(k), f));
+            push(self.fact_features(k, fact, &a), Target::Fact(k));
         }
         for (k, h) in self.schema.header_numbers.iter().enumerate() {
-            let f = self.header_features(k, h, &a);
-            out.push((f.score(self.weights), Target::Header(k), f));
+            push(self.header_features(k, h, &a), Target::Header(k));
         }
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
         out
