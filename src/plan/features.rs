@@ -89,7 +89,7 @@ features! {
     scale_agrees = 0.4, "The question asks for a scale (\"in millions\") the candidate prints.";
     earlier_row = 0.05, "An earlier turn of the conversation read the same row or sentence.";
     earlier_row_other_column = 0.4, "The mention's words are mostly the cell's column's and none its row's, and an earlier turn read the cell's row: a follow-up that names another column (\"and for non-u.s. plans?\", \"how much is due in less than 1 year?\") keeps the row.";
-    earlier_column_other_row = 0.4, "The mention's words are mostly the cell's row's and none its column's, the column names no year, and an earlier turn read a cell of that column: a follow-up that names another row (\"and in december 2009?\" on a table of months) keeps the column (\"average price paid per share\").";
+    earlier_column_other_row = 0.4, "The mention's words are mostly the cell's row's and none its column's, the column names no year, the question does not say \"total\", and the last turn read a cell of that column: a follow-up that names another row (\"and in december 2009?\" on a table of months) keeps the column (\"average price paid per share\").";
 }
 
 /// The weight of each feature.

@@ -86,7 +86,7 @@ pub(super) struct Grounder<'a> {
     pub anchor: Option<(Vec<String>, String)>,
     /// Row labels and text contexts earlier turns read.
     pub earlier: HashSet<String>,
-    /// Columns of the cells earlier turns read.
+    /// Columns of the cells the last turn read.
     pub earlier_columns: HashSet<usize>,
     /// The turn asks for a change in one year: a change the text states
     /// fits ("decreased $ 13 million in 2010"); otherwise it does not.
@@ -388,7 +388,7 @@ impl<'a> Grounder<'a> {
         mention_text: String,
     ) -> Result<Operand, PlanError> {
         if let (Some((_, Target::Cell(k), _)), Some(y)) = (ranked.first(), year) {
-            if let Some(row) = self.blank_named_row(own, self.schema.cells[*k].row, y) {
+            if let Some(row) = self.blank_named_row(own, &self.schema.cells[*k], y) {
                 return Err(PlanError::NotGrounded {
                     mention: format!(
                         "{mention_text} (the row `{}` prints no number for {y})",
@@ -588,12 +588,12 @@ impl<'a> Grounder<'a> {
         .then_some(y - 1)
     }
 
-    /// The value found on the anchor's row, with its grounding note.
-    /// A row other than `winner` whose label holds every word of the
-    /// mention but whose cell for `year` is blank ("--", "n/a") while the
+    /// A row whose label holds every word of the mention but whose cell
+    /// for `year` is blank (the winner's row too, when the winner is its
+    /// cell of another year) ("--", "n/a") while the
     /// table has a column for that year: the value asked is not printed,
     /// and another row's number would be a wrong answer.
-    fn blank_named_row(&self, own: &[&String], winner: usize, year: i32) -> Option<usize> {
+    fn blank_named_row(&self, own: &[&String], winner: &CellEntry, year: i32) -> Option<usize> {
         if own.is_empty() {
             return None;
         }
@@ -611,7 +611,8 @@ impl<'a> Grounder<'a> {
             own.iter()
                 .all(|w| self.page.row_words[row].iter().any(|l| same_word(l, w)))
         };
-        if named(winner) {
+        // the named row's own cell of that year wins: nothing is blank
+        if named(winner.row) && winner.column_year == Some(year) {
             return None;
         }
         (0..self.schema.rows.len()).find(|&row| {

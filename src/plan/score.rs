@@ -30,6 +30,7 @@ impl Grounder<'_> {
             f.set(F::earlier_row_other_column, 1.0);
         }
         if col_hit == 0.0
+            && !self.asks_total
             && row_hit >= 0.5 * a.weight
             && cell.column_year.is_none()
             && self.earlier_columns.contains(&cell.column)

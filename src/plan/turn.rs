@@ -100,8 +100,9 @@ impl RulesPlanner {
             .flat_map(|h| h.variables.iter())
             .filter_map(|v| v.metric.clone())
             .collect();
-        // the columns of the cells earlier turns read (`{page}/cell/{i}/{j}`)
+        // the columns of the cells the last turn read (`{page}/cell/{i}/{j}`)
         g.earlier_columns = history
+            .last()
             .iter()
             .flat_map(|h| h.variables.iter())
             .filter_map(|v| v.node.as_deref()?.rsplit_once("/cell/"))
