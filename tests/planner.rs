@@ -3800,3 +3800,24 @@ fn a_cell_that_meets_none_of_the_words_does_not_win_on_its_year_alone() {
         &[Num("6430"), Num("85")],
     );
 }
+
+#[test]
+fn a_phrase_spelled_out_finds_the_abbreviation_a_label_prints() {
+    let expenses: TableRows = &[
+        &["( in millions )", "2014", "2013"],
+        &["net revenues", "2,480", "2,310"],
+        &["sg&a", "612", "588"],
+        &["r&d", "301", "276"],
+        &["d&a", "95", "90"],
+    ];
+    check(
+        expenses,
+        "the following table presents selected operating data :",
+        &[
+            "what were selling , general and administrative expenses in 2014?",
+            "and research and development expense in 2013?",
+            "what was depreciation and amortization in 2014?",
+        ],
+        &[Num("612"), Num("276"), Num("95")],
+    );
+}

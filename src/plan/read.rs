@@ -476,16 +476,11 @@ fn mask_durations(toks: &[&str], cues: &Cues) -> String {
 /// The question with each abbreviation joined by `&` ("sg&a", "r&d") written
 /// out as the page's phrase it stands for: the first label, then sentence,
 /// whose words' initials spell it (stop words may be passed over: "research
-/// and development"). One the page does not spell stays as it is.
+/// and development"). One the page does not spell stays as it is. The other
+/// way round, a phrase of the question that spells an abbreviation a label
+/// prints, and that the page never prints in full, becomes the abbreviation
+/// ("selling , general and administrative" for a row "sg&a").
 fn expand_abbreviations(text: &str, schema: &Schema) -> String {
-    let is_abbreviation = |t: &str| {
-        t.contains('&')
-            && t.split('&')
-                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()))
-    };
-    if !text.split_whitespace().any(is_abbreviation) {
-        return text.to_string();
-    }
     let phrases: Vec<Vec<String>> = schema
         .rows
         .iter()
@@ -494,6 +489,10 @@ fn expand_abbreviations(text: &str, schema: &Schema) -> String {
         .chain(schema.sentences.iter())
         .map(|l| words::tokens(l))
         .collect();
+    let text = abbreviate(text, schema, &phrases);
+    if !text.split_whitespace().any(is_abbreviation) {
+        return text;
+    }
     let expanded: Vec<String> = text
         .split_whitespace()
         .map(|t| {
@@ -507,22 +506,74 @@ fn expand_abbreviations(text: &str, schema: &Schema) -> String {
     format!(" {} ", expanded.join(" "))
 }
 
+/// An abbreviation joined by `&`: letters on both sides ("sg&a", "r&d").
+fn is_abbreviation(t: &str) -> bool {
+    t.contains('&')
+        && t.split('&')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// `text` with the first phrase that spells an abbreviation a label prints
+/// (commas inside it dropped) written as that abbreviation, when no label
+/// or sentence of the page prints the phrase itself.
+fn abbreviate(text: &str, schema: &Schema, phrases: &[Vec<String>]) -> String {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let kept: Vec<usize> = (0..toks.len()).filter(|&i| toks[i] != ",").collect();
+    let words: Vec<String> = kept.iter().map(|&i| toks[i].to_string()).collect();
+    let labels = schema.rows.iter().chain(schema.columns.iter());
+    for abbreviation in labels.flat_map(|(l, _)| l.split_whitespace()) {
+        if !is_abbreviation(abbreviation) {
+            continue;
+        }
+        let letters: Vec<char> = abbreviation.chars().filter(|c| *c != '&').collect();
+        let Some((start, end)) = spelling_run(&words, &letters, true) else {
+            continue;
+        };
+        let run = &words[start..end];
+        // each letter a word's own ("research and development"), not a
+        // stop word's ("so what was the percentage" is no "s&p")
+        let content = run.iter().filter(|w| !words::is_stop_word(w)).count();
+        if content != letters.len()
+            || phrases
+                .iter()
+                .any(|p| p.windows(run.len()).any(|w| w == run))
+        {
+            continue;
+        }
+        let (from, to) = (kept[start], kept[end - 1]);
+        let mut out: Vec<&str> = toks[..from].to_vec();
+        out.push(abbreviation);
+        out.extend_from_slice(&toks[to + 1..]);
+        return format!(" {} ", out.join(" "));
+    }
+    text.to_string()
+}
+
 /// The first run of `tokens` whose initials spell `letters`, stop words
 /// passed over inside it.
 fn spelled_by(tokens: &[String], letters: &[char]) -> Option<String> {
+    spelling_run(tokens, letters, false).map(|(start, end)| tokens[start..end].join(" "))
+}
+
+/// Where the first run of `tokens` whose initials spell `letters` starts
+/// and ends, stop words passed over inside it; with `content_only`, only
+/// words other than stop words spell ("depreciation and amortization" for
+/// "d&a", not "depreciation and").
+fn spelling_run(tokens: &[String], letters: &[char], content_only: bool) -> Option<(usize, usize)> {
     (0..tokens.len()).find_map(|start| {
         let mut k = 0;
         let mut end = start;
         while end < tokens.len() && k < letters.len() {
             let t = &tokens[end];
-            if t.starts_with(letters[k]) && (k > 0 || end == start) {
+            let stop = words::is_stop_word(t);
+            if t.starts_with(letters[k]) && (!stop || !content_only) && (k > 0 || end == start) {
                 k += 1;
-            } else if k == 0 || !words::is_stop_word(t) {
+            } else if k == 0 || !stop {
                 return None;
             }
             end += 1;
         }
-        (k == letters.len()).then(|| tokens[start..end].join(" "))
+        (k == letters.len()).then_some((start, end))
     })
 }
 
