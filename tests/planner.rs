@@ -3821,3 +3821,24 @@ fn a_phrase_spelled_out_finds_the_abbreviation_a_label_prints() {
         &[Num("612"), Num("276"), Num("95")],
     );
 }
+
+#[test]
+fn a_year_a_row_prints_in_its_name_is_not_the_period_asked() {
+    let debt: TableRows = &[
+        &["( in millions )", "december 31 2016", "december 31 2015"],
+        &["4.10 % notes due 2021", "500", "500"],
+        &["5.35 % notes due 2026", "750", "--"],
+        &["term loan due 2018", "150", "300"],
+        &["total debt", "1,400", "800"],
+    ];
+    check(
+        debt,
+        "the following table summarizes our long-term debt :",
+        &[
+            "what was the amount of the notes due 2026 in 2016?",
+            "and the term loan due 2018 in 2015?",
+            "what were the notes due 2021 at december 31 , 2015?",
+        ],
+        &[Num("750"), Num("300"), Num("500")],
+    );
+}

@@ -758,9 +758,13 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
     let is_word = |t: &&str| t.chars().all(char::is_alphabetic) && words::month_number(t).is_none();
     // "balance at december 31": a day of a month is a date, not a number
     let is_day = |w: &[&str], i: usize| i > 0 && words::month_number(w[i - 1]).is_some();
+    // "notes due 2020": a year after a word (not a month) is part of a name
+    let is_name_year = |w: &[&str], i: usize| {
+        i > 0 && crate::kg::text::as_year(w[i]).is_some() && is_word(&w[i - 1])
+    };
     (2..=toks.len()).rev().any(|n| {
         toks.windows(n).any(|w| {
-            (0..w.len()).any(|i| is_number(&w[i]) && !is_day(w, i))
+            (0..w.len()).any(|i| (is_number(&w[i]) && !is_day(w, i)) || is_name_year(w, i))
                 && w.iter().any(is_word)
                 && question.contains(&format!(" {} ", w.join(" ")))
         })

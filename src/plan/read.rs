@@ -150,7 +150,8 @@ impl RulesPlanner {
             &split_year_ranges(&words::normalise_question(question)),
             schema,
         );
-        let (years, constants) = question_numbers(&self.cues, &text);
+        let (mut years, constants) = question_numbers(&self.cues, &text);
+        drop_name_years(&text, schema, &mut years);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
         let labels_masked = mask_label_phrases(&text, schema);
@@ -407,6 +408,36 @@ impl RulesPlanner {
             .into_iter()
             .filter(|w| !trigger_words.contains(w))
             .collect()
+    }
+}
+
+/// Drops from `years` each year the question prints after the word a row
+/// label prints it after ("the senior notes due 2020 in 2010" beside a row
+/// "6.50 % senior notes due 2020"): part of the row's name, not the period
+/// asked, when another year a column prints is left to be that.
+fn drop_name_years(text: &str, schema: &Schema, years: &mut Vec<i32>) {
+    if years.len() < 2 {
+        return;
+    }
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let labels: Vec<String> = schema
+        .rows
+        .iter()
+        .map(|(l, _)| format!(" {} ", l.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .collect();
+    let named: Vec<i32> = toks
+        .windows(2)
+        .filter(|w| w[0].chars().all(char::is_alphabetic))
+        .filter_map(|w| {
+            let y = crate::kg::text::as_year(w[1])?;
+            let phrase = format!(" {} {} ", w[0], w[1]);
+            labels.iter().any(|l| l.contains(&phrase)).then_some(y)
+        })
+        .collect();
+    // the year left must be a period the columns print
+    let column_year = |y: &i32| schema.columns.iter().any(|(_, cy)| cy.as_ref() == Some(y));
+    if years.iter().any(|y| !named.contains(y) && column_year(y)) {
+        years.retain(|y| !named.contains(y));
     }
 }
 
