@@ -3842,3 +3842,18 @@ fn a_year_a_row_prints_in_its_name_is_not_the_period_asked() {
         &[Num("750"), Num("300"), Num("500")],
     );
 }
+
+#[test]
+fn the_sum_of_those_two_totals_adds_the_last_two_sums() {
+    check(
+        SALES,
+        TEXT,
+        &[
+            "what were net sales in 2009?",
+            "what were the total net sales over 2009 and 2008?",
+            "what was the combined operating income over 2009 and 2008?",
+            "what is the sum of those two totals?",
+        ],
+        &[Num("1500"), Num("2700"), Num("540"), Num("3240")],
+    );
+}

@@ -287,21 +287,11 @@ impl RulesPlanner {
                     .iter()
                     .position(|w| connector(w) && !is(&self.cues.continuation_lead, w))?;
             // "that total", "this change": the words that name a result's kind
-            let kind = |w: &String| {
-                [
-                    &self.cues.sum_word,
-                    &self.cues.weak_sum_trigger,
-                    &self.cues.change_word,
-                    &self.cues.ratio_word,
-                ]
-                .iter()
-                .any(|l| l.iter().any(|k| crate::words::stem(k) == *w))
-            };
             let before: Vec<String> = self
                 .cues
                 .mention_words(&toks[start..at].join(" "))
                 .into_iter()
-                .filter(|w| !kind(w))
+                .filter(|w| !self.cues.is_kind_word(w))
                 .collect();
             if !self.cues.specific(&before).is_empty() {
                 return None;

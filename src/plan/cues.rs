@@ -370,6 +370,19 @@ impl Cues {
             .collect()
     }
 
+    /// Whether a stemmed word names a kind of result ("total", "sum",
+    /// "change", "ratio"): "that total", "those two changes".
+    pub fn is_kind_word(&self, stem: &str) -> bool {
+        [
+            &self.sum_word,
+            &self.weak_sum_trigger,
+            &self.change_word,
+            &self.ratio_word,
+        ]
+        .iter()
+        .any(|l| l.iter().any(|k| words::stem(k) == stem))
+    }
+
     /// The number a word writes ("one"), if it writes one.
     /// A spaced text's durations in one form, so that a question and a
     /// label that print the same span differently meet: numbers in digits,

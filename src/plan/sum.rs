@@ -286,7 +286,13 @@ impl RulesPlanner {
         // "what is the sum of the two changes?": the last two results, when
         // they are of one kind other than a value
         let two = self.counted_values(&r.text).is_none_or(|n| n == 2);
-        if two && years.is_empty() && self.cues.specific(&r.metric).is_empty() {
+        let named: Vec<String> = r
+            .metric
+            .iter()
+            .filter(|w| !self.cues.is_kind_word(w))
+            .cloned()
+            .collect();
+        if two && years.is_empty() && self.cues.specific(&named).is_empty() {
             if let Some((x, y)) = last_two_of_one_kind(history) {
                 return Ok(SumTerms::Values(vec![x, y]));
             }
