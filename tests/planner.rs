@@ -3857,3 +3857,22 @@ fn the_sum_of_those_two_totals_adds_the_last_two_sums() {
         &[Num("1500"), Num("2700"), Num("540"), Num("3240")],
     );
 }
+
+#[test]
+fn a_sum_asked_again_for_another_year_reads_the_same_columns_when_rows_are_years() {
+    let payments: TableRows = &[
+        &["", "u.s. plans", "non-u.s. plans"],
+        &["2017", "88", "31"],
+        &["2018", "92", "33"],
+        &["2019", "97", "36"],
+    ];
+    check(
+        payments,
+        "expected benefit payments are as follows ( in millions ) :",
+        &[
+            "what are the combined expected payments of u.s. plans and non-u.s. plans in 2017?",
+            "and in 2019?",
+        ],
+        &[Num("119"), Num("133")],
+    );
+}

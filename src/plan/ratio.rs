@@ -45,7 +45,8 @@ pub(super) fn ratio_in_another_year(t: &Turn<'_>) -> PartWhole {
 }
 
 /// "and what was it in 2009?" after a sum of table cells, naming nothing
-/// else: the same rows' cells in the year asked.
+/// else: the same rows' (or, where rows are years, columns') cells in the
+/// year asked.
 pub(super) fn sum_in_another_year(t: &Turn<'_>) -> Option<Vec<Operand>> {
     let [year] = t.r.years.as_slice() else {
         return None;
@@ -58,7 +59,10 @@ pub(super) fn sum_in_another_year(t: &Turn<'_>) -> Option<Vec<Operand>> {
     let terms: Vec<Operand> = last
         .variables
         .iter()
-        .map(|v| t.g.cell_in_row(v.metric.as_deref()?, *year))
+        .map(|v| match v.node.as_deref() {
+            Some(node) => t.g.same_measure_in(node, *year),
+            None => t.g.cell_in_row(v.metric.as_deref()?, *year),
+        })
         .collect::<Option<_>>()?;
     let repeated = repeats_a_value(&terms);
     (terms.len() >= 2 && !repeated).then_some(terms)

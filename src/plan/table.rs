@@ -225,6 +225,34 @@ impl Grounder<'_> {
             .then(|| cells.into_iter().map(|c| self.cell_value(c)).collect())
     }
 
+    /// The cell that measures what the cell `node` (`{page}/cell/{i}/{j}`)
+    /// measures, for `year`: in its row when the columns are years, in its
+    /// column when the rows are ("2015", "2016" rows of a payments table).
+    pub fn same_measure_in(&self, node: &str, year: i32) -> Option<Operand> {
+        let (_, ij) = node.rsplit_once("/cell/")?;
+        let (i, j) = ij.split_once('/')?;
+        let (row, column): (usize, usize) = (i.parse().ok()?, j.parse().ok()?);
+        let cell = self
+            .schema
+            .cells
+            .iter()
+            .find(|c| c.row == row && c.column == column)?;
+        let found: Vec<&CellEntry> = self
+            .schema
+            .cells
+            .iter()
+            .filter(|c| match (cell.column_year, cell.row_year) {
+                (Some(_), _) => c.row == row && c.column_year == Some(year),
+                (None, Some(_)) => c.column == column && c.row_year == Some(year),
+                (None, None) => false,
+            })
+            .collect();
+        match found.as_slice() {
+            [c] => Some(self.cell_value(c)),
+            _ => None,
+        }
+    }
+
     /// The cell of the row labelled `label` for `year`.
     pub fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
         let cells: Vec<&CellEntry> = self
