@@ -55,6 +55,9 @@ pub(super) struct Asked<'m> {
     /// Whether the mention holds every word of some row's label (see
     /// `Grounder::names_a_row`): then no row borrows the caption's words.
     pub names_a_row: bool,
+    /// The rows, not totals, whose every word the mention holds (see
+    /// `Grounder::names_a_part`).
+    pub named_parts: Vec<usize>,
 }
 
 /// Grounds mentions in the page's cells and text facts.
@@ -259,6 +262,7 @@ impl<'a> Grounder<'a> {
         };
         let q_weight: f64 = self.weigh(q.iter()).max(1e-9);
         let names_a_row = self.names_a_row(&q);
+        let named_parts = self.named_parts(&q);
         let a = Asked {
             words: q,
             weight: q_weight,
@@ -266,6 +270,7 @@ impl<'a> Grounder<'a> {
             mention: &own,
             boundary,
             names_a_row,
+            named_parts,
         };
         let mut out: Vec<(f64, Target, FeatureVector)> = Vec::new();
         let wordy = !a.words.is_empty();

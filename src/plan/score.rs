@@ -153,17 +153,25 @@ impl Grounder<'_> {
     /// operating income"), and the words it shares with the total name the
     /// measure all the parts share.
     fn names_a_part(&self, a: &Asked, total: usize) -> bool {
-        let has = |label: &[String], w: &str| label.iter().any(|l| same_word(l, w));
         let total_words = &self.page.row_words[total];
-        self.page.row_words.iter().enumerate().any(|(r, words)| {
+        a.named_parts.iter().any(|&r| {
             r != total
-                && !self.page.row_is_total[r]
-                && !words.is_empty()
-                && words
+                && !self.page.row_words[r]
                     .iter()
-                    .all(|w| a.words.iter().any(|x| same_word(x, w)))
-                && !words.iter().all(|w| has(total_words, w))
+                    .all(|w| total_words.iter().any(|l| same_word(l, w)))
         })
+    }
+
+    /// The rows, not totals, whose every word the mention holds.
+    pub(super) fn named_parts(&self, words: &[&String]) -> Vec<usize> {
+        (0..self.page.row_words.len())
+            .filter(|&r| {
+                let label = &self.page.row_words[r];
+                !self.page.row_is_total[r]
+                    && !label.is_empty()
+                    && label.iter().all(|w| words.iter().any(|x| same_word(x, w)))
+            })
+            .collect()
     }
 
     /// A total row or column where the mention names only the other axis,

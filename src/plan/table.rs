@@ -5,7 +5,7 @@
 
 use super::cues::Boundary;
 use super::ground::{same_word, Grounder};
-use super::operand::{cell_operand, Operand, Whole};
+use super::operand::{cell_of_node, cell_operand, Operand, Whole};
 use crate::kg::CellEntry;
 
 impl Grounder<'_> {
@@ -229,9 +229,7 @@ impl Grounder<'_> {
     /// measures, for `year`: in its row when the columns are years, in its
     /// column when the rows are ("2015", "2016" rows of a payments table).
     pub fn same_measure_in(&self, node: &str, year: i32) -> Option<Operand> {
-        let (_, ij) = node.rsplit_once("/cell/")?;
-        let (i, j) = ij.split_once('/')?;
-        let (row, column): (usize, usize) = (i.parse().ok()?, j.parse().ok()?);
+        let (row, column) = cell_of_node(node)?;
         let cell = self
             .schema
             .cells

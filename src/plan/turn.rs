@@ -5,7 +5,7 @@
 
 use super::ground::Grounder;
 use super::history::inherited_metric;
-use super::operand::Operand;
+use super::operand::{cell_of_node, Operand};
 use super::operation::Operation;
 use super::read::Reading;
 use super::rules::RulesPlanner;
@@ -105,8 +105,8 @@ impl RulesPlanner {
             .last()
             .iter()
             .flat_map(|h| h.variables.iter())
-            .filter_map(|v| v.node.as_deref()?.rsplit_once("/cell/"))
-            .filter_map(|(_, ij)| ij.split_once('/')?.1.parse().ok())
+            .filter_map(|v| cell_of_node(v.node.as_deref()?))
+            .map(|(_, column)| column)
             .collect();
         let (metric, own_metric) = self.turn_metric(&r, &mut g, &history);
         // the period a result was asked for when it is one year (a number
