@@ -3876,3 +3876,37 @@ fn a_sum_asked_again_for_another_year_reads_the_same_columns_when_rows_are_years
         &[Num("119"), Num("133")],
     );
 }
+
+#[test]
+fn a_total_that_names_one_row_stays_in_its_name() {
+    let balance: TableRows = &[
+        &["( in thousands )", "2009", "2008"],
+        &["total liabilities", "546,866", "480,000"],
+        &["common stock", "100", "100"],
+        &["total stockholders 2019 equity", "971,015", "900,000"],
+        &[
+            "total liabilities and stockholders 2019 equity",
+            "1,517,881",
+            "1,400,000",
+        ],
+    ];
+    check(
+        balance,
+        "consolidated balance sheets :",
+        &[
+            "what were total liabilities and stockholders' equity in 2009?",
+            // the page prints the apostrophe as "2019": no label prints the phrase
+            "and total stockholders' equity?",
+            "and in 2008?",
+            "what were total liabilities in 2008?",
+            "what is the total?",
+        ],
+        &[
+            Num("1517881"),
+            Num("971015"),
+            Num("900000"),
+            Num("480000"),
+            Num("1380000"),
+        ],
+    );
+}

@@ -108,7 +108,19 @@ impl RulesPlanner {
             .filter_map(|v| cell_of_node(v.node.as_deref()?))
             .map(|(_, column)| column)
             .collect();
-        let (metric, own_metric) = self.turn_metric(&r, &mut g, &history);
+        let (mut metric, own_metric) = self.turn_metric(&r, &mut g, &history);
+        // "what was total stockholders equity?": the "total" of a look-up
+        // that names a row is part of the row's name (the reading took it
+        // for an addition's word)
+        let total = crate::words::stem(&self.cues.total_word);
+        if r.op == Operation::Lookup
+            && r.weak_sum
+            && !own_metric.is_empty()
+            && g.asks_total
+            && !metric.contains(&total)
+        {
+            metric.push(total);
+        }
         // the period a result was asked for when it is one year (a number
         // printed for several years is about the one asked), else the year
         // of its last value
