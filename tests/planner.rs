@@ -3910,3 +3910,29 @@ fn a_total_that_names_one_row_stays_in_its_name() {
         ],
     );
 }
+
+#[test]
+fn words_between_two_amounts_belong_to_the_one_they_follow() {
+    let text =
+        "in 2009 we acquired brightpath for total consideration of $ 610 million , of which \
+         $ 245 million was allocated to goodwill and $ 290 million to intangible assets . \
+         as of march 1 , 2010 , we had 48210 outstanding shares of common stock and 612 \
+         registered holders .";
+    let table: TableRows = &[&["", "2009", "2008"], &["net sales", "1,500", "1,200"]];
+    check(
+        table,
+        text,
+        &[
+            "how much of the consideration was allocated to goodwill?",
+            "and to intangible assets?",
+        ],
+        &[Num("245"), Num("290")],
+    );
+    // what a count counts is its own: "registered holders" follows 612
+    check(
+        table,
+        text,
+        &["how many outstanding shares of common stock were there in 2010?"],
+        &[Num("48210")],
+    );
+}

@@ -99,6 +99,10 @@ pub(super) struct Cues {
     pub than_word: Vec<String>,
     /// The word that marks a total row or column ("total").
     pub total_word: String,
+    /// Tokens that end a clause of a sentence (";", a list's bullet).
+    pub clause_break: Vec<String>,
+    /// Tokens printed right after a number as part of it ("%", "million").
+    pub number_tail: Vec<String>,
     /// Numbers written as words.
     pub number_words: Vec<(String, Decimal)>,
     /// Words after which a number word is an operand.
@@ -241,6 +245,8 @@ impl Cues {
             comparative_word: plain("ComparativeWord"),
             than_word: plain("ThanWord"),
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
+            clause_break: plain("ClauseBreak"),
+            number_tail: plain("NumberTail"),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),
             after_year_lead: longest_first("AfterYearLead"),

@@ -66,6 +66,7 @@ features! {
     beginning_unasked = -0.1, "The mention says neither beginning nor end of a period, and the row is a period's beginning (\"balance at january 1\"): a year's level is its end's.";
     boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
+    neighbour_words = -0.4, "Share of the mention's words (weighted by rarity) that the number's context holds only where they belong to another amount of its sentence (\"$ 245 million was allocated to goodwill and $ 290 million to intangible assets\": goodwill is the first amount's).";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
     fact_words_scarce = -0.3, "Less than a fifth of the mention's words (weighted by rarity) stand in the number's sentence: its year alone does not name it.";
     fact_year_match = 0.9, "The text number's year is the year asked.";

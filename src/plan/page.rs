@@ -103,6 +103,9 @@ pub(super) struct PageIndex {
     pub column_unnamed_group: Vec<Vec<String>>,
     /// Content words of each text number's context and of its sentence.
     pub fact_words: Vec<(Vec<String>, Vec<String>)>,
+    /// The words of each text number's context that belong to another
+    /// amount of its sentence (see [`super::binding`]).
+    pub fact_neighbour_words: Vec<Vec<String>>,
     /// Every year the page speaks of: in labels, cells, text numbers and
     /// sentences.
     pub page_years: HashSet<i32>,
@@ -686,6 +689,11 @@ impl PageIndex {
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
         let fact_words = fact_words(schema, &sentence_words);
+        let fact_neighbour_words = super::binding::neighbour_words(&schema.facts, cues)
+            .into_iter()
+            .zip(&fact_words)
+            .map(|(n, (ctx, _))| n.into_iter().filter(|w| ctx.contains(w)).collect())
+            .collect();
         let aligned = aligned_rows(schema, cues);
         let row_text_words = text_alias_words(schema.rows.len(), &aligned, &fact_words, &row_words);
         let fact_rounds_cell = rounded_restatements(schema, &aligned);
@@ -753,6 +761,7 @@ impl PageIndex {
             column_words,
             column_tokens: column_tokens(schema, &text_words),
             fact_words,
+            fact_neighbour_words,
         }
     }
 }

@@ -375,6 +375,13 @@ impl Grounder<'_> {
         let mut f = FeatureVector::default();
         let (ctx, sent) = &self.page.fact_words[k];
         f.set(F::context_match, self.overlap(&a.words, ctx) / a.weight);
+        let neighbours = &self.page.fact_neighbour_words[k];
+        if !neighbours.is_empty() {
+            f.set(
+                F::neighbour_words,
+                self.overlap(&a.words, neighbours) / a.weight,
+            );
+        }
         let in_sentence = self.overlap(&a.words, sent) / a.weight;
         f.set(F::sentence_match, in_sentence);
         if in_sentence < 0.2 {
