@@ -3936,3 +3936,37 @@ fn words_between_two_amounts_belong_to_the_one_they_follow() {
         &[Num("48210")],
     );
 }
+
+#[test]
+fn a_catch_all_row_is_named_by_its_stop_word() {
+    let revenue: TableRows = &[
+        &["( in millions )", "2010", "2009"],
+        &["north america", "2,120.4", "1,987.0"],
+        &["europe", "886.2", "871.5"],
+        &["asia pacific", "512.4", "466.9"],
+        &["other regions", "16.1", "14.3"],
+        &["total revenues", "3,535.1", "3,339.7"],
+    ];
+    check(
+        revenue,
+        "revenues by geographic region were as follows :",
+        &[
+            "what were revenues from other regions in 2010?",
+            "and from asia pacific?",
+            "what is the sum?",
+        ],
+        &[Num("16.1"), Num("512.4"), Num("528.5")],
+    );
+    let debt: TableRows = &[
+        &["( in millions )", "2010", "2009"],
+        &["senior notes", "1,000", "1,000"],
+        &["other", "6.3", "7.9"],
+        &["total debt", "1,006.3", "1,007.9"],
+    ];
+    check(
+        debt,
+        "long-term debt consisted of the following :",
+        &["what was the other debt in 2010?", "and in 2009?"],
+        &[Num("6.3"), Num("7.9")],
+    );
+}

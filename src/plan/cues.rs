@@ -99,6 +99,8 @@ pub(super) struct Cues {
     pub than_word: Vec<String>,
     /// The word that marks a total row or column ("total").
     pub total_word: String,
+    /// Stop words that make a row a catch-all ("other").
+    pub catch_all: Vec<String>,
     /// Tokens that end a clause of a sentence (";", a list's bullet).
     pub clause_break: Vec<String>,
     /// Tokens printed right after a number as part of it ("%", "million").
@@ -246,6 +248,7 @@ impl Cues {
             than_word: plain("ThanWord"),
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             clause_break: plain("ClauseBreak"),
+            catch_all: plain("CatchAllWord"),
             number_tail: plain("NumberTail"),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),

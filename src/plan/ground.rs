@@ -105,6 +105,8 @@ pub(super) struct Grounder<'a> {
     after_year: Option<i32>,
     /// The words of a "thereafter" label.
     thereafter: Vec<String>,
+    /// The question prints a catch-all word ("other revenues").
+    pub(super) asks_catch_all: bool,
 }
 
 impl<'a> Grounder<'a> {
@@ -159,6 +161,7 @@ impl<'a> Grounder<'a> {
             numbered_column: numbered(&schema.columns),
             after_year: cues.after_year(&spaced),
             thereafter: cues.thereafter.clone(),
+            asks_catch_all: tokens.iter().any(|w| cues.catch_all.contains(w)),
         }
     }
 

@@ -37,6 +37,8 @@ pub(super) struct PageIndex {
     pub column_words: Vec<Vec<String>>,
     /// Every stemmed token of each column label, stop words kept.
     pub column_tokens: Vec<Vec<String>>,
+    /// Which rows print a catch-all word ("other revenues").
+    pub row_is_catch_all: Vec<bool>,
     /// Which rows and columns are totals (print the total word).
     pub row_is_total: Vec<bool>,
     pub column_is_total: Vec<bool>,
@@ -727,6 +729,9 @@ impl PageIndex {
             row_surface: per_label(&schema.rows, surface_words),
             column_surface: per_label(&schema.columns, surface_words),
             row_is_total: per_label(&schema.rows, is_total),
+            row_is_catch_all: per_label(&schema.rows, |l| {
+                words::tokens(l).iter().any(|w| cues.catch_all.contains(w))
+            }),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             row_signs_mixed: signs_mixed(schema),

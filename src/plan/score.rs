@@ -44,6 +44,11 @@ impl Grounder<'_> {
         };
         self.cell_cue_features(&mut f, cell, boundary);
         self.cell_year_features(&mut f, cell, year);
+        // a question without the word may still mean such a row: "other"
+        // is part of fixed terms ("other comprehensive income")
+        if self.asks_catch_all && self.page.row_is_catch_all[cell.row] {
+            f.set(F::catch_all_agrees, 1.0);
+        }
         f
     }
 
@@ -154,21 +159,25 @@ impl Grounder<'_> {
     /// measure all the parts share.
     fn names_a_part(&self, a: &Asked, total: usize) -> bool {
         let total_words = &self.page.row_words[total];
+        let catch_all = &self.page.row_is_catch_all;
         a.named_parts.iter().any(|&r| {
             r != total
-                && !self.page.row_words[r]
+                && (!self.page.row_words[r]
                     .iter()
                     .all(|w| total_words.iter().any(|l| same_word(l, w)))
+                    || (catch_all[r] && !catch_all[total]))
         })
     }
 
-    /// The rows, not totals, whose every word the mention holds.
+    /// The rows, not totals, whose every word the mention holds; a
+    /// catch-all row ("other") counts when the question prints its word.
     pub(super) fn named_parts(&self, words: &[&String]) -> Vec<usize> {
         (0..self.page.row_words.len())
             .filter(|&r| {
                 let label = &self.page.row_words[r];
+                let catch_all = self.asks_catch_all && self.page.row_is_catch_all[r];
                 !self.page.row_is_total[r]
-                    && !label.is_empty()
+                    && (!label.is_empty() || catch_all)
                     && label.iter().all(|w| words.iter().any(|x| same_word(x, w)))
             })
             .collect()
