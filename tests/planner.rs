@@ -3970,3 +3970,28 @@ fn a_catch_all_row_is_named_by_its_stop_word() {
         &[Num("6.3"), Num("7.9")],
     );
 }
+
+#[test]
+fn a_row_that_is_a_part_of_what_the_question_names_is_not_it() {
+    let balance: TableRows = &[
+        &["( in thousands )", "december 31 2009", "december 31 2008"],
+        &["accounts payable", "41,210", "38,004"],
+        &["current portion of long-term debt", "15,000", "12,500"],
+        &[
+            "long-term debt net of current portion",
+            "285,000",
+            "330,000",
+        ],
+        &["total liabilities", "341,210", "380,504"],
+    ];
+    check(
+        balance,
+        "consolidated balance sheets :",
+        &[
+            "what was the long-term debt in 2009?",
+            "and in 2008?",
+            "what was the change?",
+        ],
+        &[Num("285000"), Num("330000"), Num("-45000")],
+    );
+}

@@ -99,6 +99,9 @@ pub(super) struct Cues {
     pub than_word: Vec<String>,
     /// The word that marks a total row or column ("total").
     pub total_word: String,
+    /// The word after a label's head that names what it is a part of
+    /// ("of").
+    pub part_of: Vec<String>,
     /// Stop words that make a row a catch-all ("other").
     pub catch_all: Vec<String>,
     /// Tokens that end a clause of a sentence (";", a list's bullet).
@@ -249,6 +252,7 @@ impl Cues {
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             clause_break: plain("ClauseBreak"),
             catch_all: plain("CatchAllWord"),
+            part_of: plain("PartOfWord"),
             number_tail: plain("NumberTail"),
             number_words: tbox.number_words().to_vec(),
             number_word_lead: plain("NumberWordLead"),

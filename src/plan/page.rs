@@ -37,6 +37,10 @@ pub(super) struct PageIndex {
     pub column_words: Vec<Vec<String>>,
     /// Every stemmed token of each column label, stop words kept.
     pub column_tokens: Vec<Vec<String>>,
+    /// The specific words of each row label's head when the label is a
+    /// part of something ("current portion" of "current portion of
+    /// long-term debt"); empty for other rows (see [`head_of_part`]).
+    pub row_head_words: Vec<Vec<String>>,
     /// Which rows print a catch-all word ("other revenues").
     pub row_is_catch_all: Vec<bool>,
     /// Which rows and columns are totals (print the total word).
@@ -729,6 +733,7 @@ impl PageIndex {
             row_surface: per_label(&schema.rows, surface_words),
             column_surface: per_label(&schema.columns, surface_words),
             row_is_total: per_label(&schema.rows, is_total),
+            row_head_words: per_label(&schema.rows, |l| head_of_part(l, cues)),
             row_is_catch_all: per_label(&schema.rows, |l| {
                 words::tokens(l).iter().any(|w| cues.catch_all.contains(w))
             }),
@@ -791,6 +796,23 @@ fn label_words(
         per_label(&schema.rows, label_words),
         per_label(&schema.columns, label_words),
     )
+}
+
+/// The specific words before a label's first "of" when words follow it:
+/// the label names a part or a measure of what follows ("current portion
+/// of long-term debt", "amortization of intangible assets"), whose head
+/// it is. Empty for labels without such a head, and for heads of generic
+/// words only ("number of shares").
+fn head_of_part(label: &str, cues: &Cues) -> Vec<String> {
+    let tokens = words::tokens(label);
+    let Some(at) = tokens.iter().position(|t| cues.part_of.contains(t)) else {
+        return Vec::new();
+    };
+    let tail = content_words(&tokens[at + 1..].join(" "));
+    if tail.is_empty() {
+        return Vec::new();
+    }
+    cues.specific(&content_words(&tokens[..at].join(" ")))
 }
 
 /// The words the text prints, by which glued label words are split.

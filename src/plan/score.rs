@@ -61,6 +61,10 @@ impl Grounder<'_> {
         let col = &self.page.column_words[cell.column];
         let row_hit = self.overlap(q, row);
         let col_hit = self.overlap(q, col);
+        let head = &self.page.row_head_words[cell.row];
+        if row_hit > 0.0 && !head.is_empty() && self.overlap(q, head) == 0.0 {
+            f.set(F::head_unmet, 1.0);
+        }
         let alias = &self.page.row_alias_words[cell.row];
         f.set(F::label_match, self.label_share(a, row, col, alias));
         // row words the mention meets only by their stem ("exercised" for
