@@ -3995,3 +3995,22 @@ fn a_row_that_is_a_part_of_what_the_question_names_is_not_it() {
         &[Num("285000"), Num("330000"), Num("-45000")],
     );
 }
+
+#[test]
+fn a_month_that_only_dates_the_columns_names_no_row_on_a_follow_up() {
+    let accrued: TableRows = &[
+        &["( in thousands )", "december 31 2020", "december 31 2019"],
+        &["accrued compensation and benefits", "48,215", "44,120"],
+        &["customer deposits", "15,880", "12,305"],
+        &["accrued warranty", "22,630", "21,002"],
+    ];
+    check(
+        accrued,
+        "accrued liabilities consisted of the following :",
+        &[
+            "what was the total of accrued compensation and benefits and customer deposits at december 31 2020?",
+            "and at december 31 2019?",
+        ],
+        &[Num("64095"), Num("56425")],
+    );
+}

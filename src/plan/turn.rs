@@ -256,6 +256,17 @@ impl RulesPlanner {
         };
         let read_metric: Vec<String> = r.metric.iter().filter(|w| !dating(w)).cloned().collect();
         let mut own_metric = self.cues.specific(&read_metric);
+        // "and at december 31 2019?": on a follow-up, a month that only
+        // dates the columns names no value either (on a table whose rows
+        // are months, "and in december 2009?", it names the row)
+        let month_of_dates = |w: &String| {
+            crate::words::month_number(w).is_some()
+                && g.dates_only(w)
+                && !g.page.row_words.iter().flatten().any(|l| l == w)
+        };
+        if !history.is_empty() && own_metric.iter().all(month_of_dates) {
+            own_metric.clear();
+        }
         if !history.is_empty()
             && own_metric.iter().all(|w| !g.knows(w))
             && g.page.lost_row_unnamed.is_empty()
