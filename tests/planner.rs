@@ -4014,3 +4014,22 @@ fn a_month_that_only_dates_the_columns_names_no_row_on_a_follow_up() {
         &[Num("64095"), Num("56425")],
     );
 }
+
+#[test]
+fn the_same_two_years_are_the_years_the_last_turn_spanned() {
+    let income: TableRows = &[
+        &["( in millions )", "2017", "2016"],
+        &["united states", "1,842", "1,715"],
+        &["foreign", "1,126", "1,002"],
+        &["total income before income taxes", "2,968", "2,717"],
+    ];
+    check(
+        income,
+        "the components of income before income taxes were as follows :",
+        &[
+            "what was the total income before income taxes in 2017 and 2016 combined?",
+            "what was the united states income over the same two years?",
+        ],
+        &[Num("5685"), Num("3557")],
+    );
+}

@@ -82,6 +82,8 @@ pub(super) struct Cues {
     /// Phrases naming the year before, and the year after, the one the
     /// conversation is about.
     pub previous_year: Vec<String>,
+    /// Phrases naming the years the last turn spanned ("the same two years").
+    pub same_period: Vec<String>,
     pub next_year: Vec<String>,
     /// The word between the options of a comparison.
     pub option_connector: Vec<String>,
@@ -241,6 +243,7 @@ impl Cues {
             every_word: plain("EveryWord"),
             pair_word: plain("PairWord"),
             previous_year: plain("PreviousYearPhrase"),
+            same_period: plain("SamePeriodPhrase"),
             next_year: plain("NextYearPhrase"),
             option_connector: plain("OptionConnector"),
             addition_connector: plain("AdditionConnector"),

@@ -3,6 +3,7 @@
 //! conversation, and the metric words the turn is about, its own or
 //! inherited from the last turn that named one.
 
+use super::cues::contains_any;
 use super::ground::Grounder;
 use super::history::inherited_metric;
 use super::operand::{cell_of_node, Operand};
@@ -130,6 +131,25 @@ impl RulesPlanner {
                 .and_then(|p| p.parse::<i32>().ok())
                 .or_else(|| h.variables.iter().rev().find_map(|v| v.year))
         });
+        // "over the same two years" after a sum of 2009 and 2010: those years,
+        // and a value over them is one value a year, added
+        if r.years.is_empty() && contains_any(&r.text, &self.cues.same_period) {
+            let mut spanned: Vec<i32> = history
+                .last()
+                .iter()
+                .flat_map(|h| h.variables.iter())
+                .filter_map(|v| v.year)
+                .collect();
+            spanned.sort_unstable_by(|a, b| b.cmp(a));
+            spanned.dedup();
+            if spanned.len() >= 2 {
+                r.years = spanned;
+                if r.op == Operation::Lookup {
+                    r.op = Operation::Sum;
+                    r.weak_sum = false;
+                }
+            }
+        }
         // "and in the year before?": a year named relative to the last one
         if r.years.is_empty() {
             r.years
