@@ -46,7 +46,20 @@ impl Grounder<'_> {
         self.cell_year_features(&mut f, cell, year);
         // a question without the word may still mean such a row: "other"
         // is part of fixed terms ("other comprehensive income")
-        if self.asks_catch_all && self.page.row_is_catch_all[cell.row] {
+        // and only when the table's labels print the mention's other words
+        // ("the other debt" beside "total debt"), not when they are the
+        // text's ("the other regulatory credits")
+        let labelled = |w: &String| {
+            let page = &self.page;
+            page.row_words
+                .iter()
+                .chain(&page.column_words)
+                .any(|l| l.iter().any(|x| same_word(x, w)))
+        };
+        if self.asks_catch_all
+            && self.page.row_is_catch_all[cell.row]
+            && a.words.iter().all(|w| w.starts_with('@') || labelled(w))
+        {
             f.set(F::catch_all_agrees, 1.0);
         }
         f
