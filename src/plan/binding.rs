@@ -46,16 +46,17 @@ pub(super) fn neighbour_words(facts: &[FactEntry], cues: &Cues) -> Vec<Vec<Strin
         let Some(spans) = spans else {
             continue;
         };
-        let owner = owners(&tokens, &spans, cues);
+        // each token's content words, read once a sentence
+        let words: Vec<Vec<String>> = tokens.iter().map(|t| content_words(t)).collect();
+        let owner = owners(&tokens, &words, &spans, cues);
         for (a, k) in amounts.iter().enumerate() {
             let at = spans[a].number;
             let window = at.saturating_sub(12)..(at + 5).min(tokens.len());
             let (mut own, mut foreign) = (HashSet::new(), HashSet::new());
             for i in window {
-                let words = content_words(tokens[i]);
                 match owner[i] {
-                    Some(o) if o.foreign_to(a) => foreign.extend(words),
-                    _ => own.extend(words),
+                    Some(o) if o.foreign_to(a) => foreign.extend(words[i].iter().cloned()),
+                    _ => own.extend(words[i].iter().cloned()),
                 }
             }
             out[*k] = foreign.difference(&own).cloned().collect();
@@ -131,20 +132,27 @@ impl Owner {
 /// Whose each token between amounts is, by the two rules of the module;
 /// `None` for tokens before the first amount and for the amounts' own
 /// tokens.
-fn owners(tokens: &[&str], spans: &[Span], cues: &Cues) -> Vec<Option<Owner>> {
+/// `words` holds each token's content words.
+fn owners(
+    tokens: &[&str],
+    words: &[Vec<String>],
+    spans: &[Span],
+    cues: &Cues,
+) -> Vec<Option<Owner>> {
     let mut owner = vec![None; tokens.len()];
     let n = spans.len();
     // whether the words after each amount are its own, from the last back
     let mut has_own = vec![false; n];
     for a in (0..n).rev() {
         let after = spans[a].last + 1..spans.get(a + 1).map_or(tokens.len(), |s| s.first);
-        let head = if spans[a].count {
+        // what a count counts: the content words right after it
+        let head_end = if spans[a].count {
             after
                 .clone()
-                .take_while(|&i| !is_stop_word(tokens[i]) && !content_words(tokens[i]).is_empty())
-                .collect::<Vec<_>>()
+                .find(|&i| is_stop_word(tokens[i]) || words[i].is_empty())
+                .unwrap_or(after.end)
         } else {
-            Vec::new()
+            after.start
         };
         let claims_after = a + 1 == n || has_own[a + 1];
         // an amount's words end at a clause break ("; fffd operating
@@ -155,9 +163,9 @@ fn owners(tokens: &[&str], spans: &[Span], cues: &Cues) -> Vec<Option<Owner>> {
             .unwrap_or(after.end);
         let mut claimed = false;
         for i in after.clone() {
-            let own = head.contains(&i) || (claims_after && i < broken);
+            let own = i < head_end || (claims_after && i < broken);
             owner[i] = if own {
-                claimed |= !content_words(tokens[i]).is_empty();
+                claimed |= !words[i].is_empty();
                 Some(Owner::After(a))
             } else if a + 1 < n {
                 Some(Owner::Before(a + 1))
