@@ -4033,3 +4033,70 @@ fn the_same_two_years_are_the_years_the_last_turn_spanned() {
         &[Num("5685"), Num("3557")],
     );
 }
+
+#[test]
+fn a_follow_up_that_swaps_a_word_of_the_last_row_names_its_sibling() {
+    let shares: TableRows = &[
+        &["( in millions , except per share data )", "2010", "2009"],
+        &["net income", "417.3", "276.4"],
+        &["net income per share - basic", "2.86", "1.91"],
+        &["net income per share - diluted", "2.81", "1.89"],
+        &[
+            "weighted average common shares outstanding - basic",
+            "145.9",
+            "144.7",
+        ],
+        &[
+            "weighted average common shares outstanding - diluted",
+            "148.5",
+            "146.2",
+        ],
+    ];
+    check(
+        shares,
+        "consolidated statements of operations :",
+        &[
+            "what was the weighted average number of diluted shares in 2010?",
+            "and the basic shares?",
+            "what is the difference?",
+        ],
+        &[Num("148.5"), Num("145.9"), Num("2.6")],
+    );
+    let pension: TableRows = &[
+        &["( in millions )", "2010", "2009"],
+        &["service cost", "45.2", "41.8"],
+        &["interest cost", "66.1", "63.0"],
+        &["postretirement service cost", "2.0", "1.8"],
+        &["postretirement interest cost", "6.9", "6.5"],
+    ];
+    check(
+        pension,
+        "the components of net periodic benefit cost were :",
+        &[
+            "what was the postretirement service cost in 2010?",
+            "and the interest cost?",
+        ],
+        &[Num("2.0"), Num("6.9")],
+    );
+}
+
+#[test]
+fn a_rate_per_unit_is_not_the_amount_it_divides() {
+    let stores: TableRows = &[
+        &["", "fiscal 2012", "fiscal 2011"],
+        &["stores at end of year", "1,148", "1,102"],
+        &["net sales per square foot", "$ 261", "$ 254"],
+        &["average store size ( square feet )", "32,900", "32,600"],
+    ];
+    check(
+        stores,
+        "net sales were $ 9,874 million in fiscal 2012 , compared to $ 9,310 million in fiscal 2011 . \
+         selected store data :",
+        &[
+            "what were net sales in fiscal 2012?",
+            "and what were net sales per square foot?",
+            "and in fiscal 2011?",
+        ],
+        &[Num("9874"), Num("261"), Num("254")],
+    );
+}

@@ -55,6 +55,7 @@ features! {
     total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";
     total_row_part_named = -1.0, "The cell is in a total row, the question does not say \"total\", and the mention names another row in full, one whose words the total's label does not all print (\"the operating income of the transportation segment\" beside \"transportation\" and \"total operating income\"): the words it shares with the total name the measure the parts share.";
     total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
+    per_unit_unasked = -1.25, "The cell's row measures an amount per unit of something (\"net sales per square foot\") and neither the question nor the row the last turn read is per unit (\"what were net sales in fiscal 2012?\"): the row is a rate of what the question names, not the amount.";
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
     cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
     cell_year_other = -1.5, "The cell's year is another year than the one asked.";
@@ -92,6 +93,7 @@ features! {
     scale_agrees = 0.4, "The question asks for a scale (\"in millions\") the candidate prints.";
     earlier_row = 0.05, "An earlier turn of the conversation read the same row or sentence.";
     earlier_row_other_column = 0.4, "The mention's words are mostly the cell's column's and none its row's, and an earlier turn read the cell's row: a follow-up that names another column (\"and for non-u.s. plans?\", \"how much is due in less than 1 year?\") keeps the row.";
+    sibling_of_last_row = 0.3, "The last turn read a row whose label prints every word of the cell's row label that the mention does not meet, and the mention meets a word that row lacks (unless a question that does not open as a continuation names another row in full): a follow-up that swaps a word of the last row (\"and the basic shares?\" after \"weighted average common shares outstanding - diluted\", \"and the interest cost?\" after \"postretirement service cost\") names its sibling row.";
     earlier_column_other_row = 0.4, "The mention's words are mostly the cell's row's and none its column's, the column names no year, the question does not say \"total\", and the last turn read a cell of that column: a follow-up that names another row (\"and in december 2009?\" on a table of months) keeps the column (\"average price paid per share\").";
 }
 

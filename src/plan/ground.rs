@@ -75,6 +75,11 @@ pub(super) struct Grounder<'a> {
     pub(super) asked_unit: AskedUnit,
     /// The question says "total".
     pub(super) asks_total: bool,
+    /// The question asks for an amount per unit ("per share", "for each").
+    pub(super) asks_per_unit: bool,
+    /// The question opens as a continuation of the last ("and the basic
+    /// shares?", "what about ...").
+    pub(super) continues: bool,
     /// The scale word the question asks its answer in.
     pub(super) asked_scale: Option<String>,
     /// The quarter the question names.
@@ -91,6 +96,8 @@ pub(super) struct Grounder<'a> {
     pub earlier: HashSet<String>,
     /// Columns of the cells the last turn read.
     pub earlier_columns: HashSet<usize>,
+    /// Rows of the cells the last turn read.
+    pub earlier_rows: HashSet<usize>,
     /// The turn asks for a change in one year: a change the text states
     /// fits ("decreased $ 13 million in 2010"); otherwise it does not.
     pub wants_printed_change: std::cell::Cell<bool>,
@@ -147,6 +154,11 @@ impl<'a> Grounder<'a> {
             wants_percent,
             surface: tokens.iter().map(|t| words::surface(t)).collect(),
             asks_total,
+            asks_per_unit: contains_any(&q, &cues.per_word),
+            continues: cues
+                .continuation_lead
+                .iter()
+                .any(|l| q.starts_with(&format!(" {l} "))),
             asked_unit,
             asked_scale,
             asked_quarter: words::quarter_in(question),
@@ -155,6 +167,7 @@ impl<'a> Grounder<'a> {
             anchor: None,
             earlier: HashSet::new(),
             earlier_columns: HashSet::new(),
+            earlier_rows: HashSet::new(),
             wants_printed_change: std::cell::Cell::new(false),
             excluded: HashSet::new(),
             numbered_row: numbered(&schema.rows),

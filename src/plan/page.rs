@@ -41,6 +41,9 @@ pub(super) struct PageIndex {
     /// part of something ("current portion" of "current portion of
     /// long-term debt"); empty for other rows (see [`head_of_part`]).
     pub row_head_words: Vec<Vec<String>>,
+    /// Which rows measure an amount per unit of something ("net sales per
+    /// square foot", "dividends declared per share").
+    pub row_per_unit: Vec<bool>,
     /// Which rows print a catch-all word ("other revenues").
     pub row_is_catch_all: Vec<bool>,
     /// Which rows and columns are totals (print the total word).
@@ -734,6 +737,14 @@ impl PageIndex {
             column_surface: per_label(&schema.columns, surface_words),
             row_is_total: per_label(&schema.rows, is_total),
             row_head_words: per_label(&schema.rows, |l| head_of_part(l, cues)),
+            row_per_unit: per_label(&schema.rows, |l| {
+                let spaced = format!(" {} ", words::tokens(l).join(" "));
+                cues.per_word.iter().any(|p| {
+                    spaced
+                        .split_once(&format!(" {p} "))
+                        .is_some_and(|(_, after)| !content_words(after).is_empty())
+                })
+            }),
             row_is_catch_all: per_label(&schema.rows, |l| {
                 words::tokens(l).iter().any(|w| cues.catch_all.contains(w))
             }),

@@ -29,6 +29,13 @@ impl Grounder<'_> {
         if row_hit == 0.0 && col_hit >= 0.5 * a.weight && self.earlier.contains(&cell.row_label) {
             f.set(F::earlier_row_other_column, 1.0);
         }
+        // "what were total liabilities in 2008?" names its row anew
+        if row_hit > 0.0
+            && (self.continues || !a.names_a_row)
+            && self.sibling_of_last_row(cell.row, a)
+        {
+            f.set(F::sibling_of_last_row, 1.0);
+        }
         if col_hit == 0.0
             && !self.asks_total
             && row_hit >= 0.5 * a.weight
@@ -63,6 +70,24 @@ impl Grounder<'_> {
             f.set(F::catch_all_agrees, 1.0);
         }
         f
+    }
+
+    /// Whether a row is a sibling of a row the last turn read: that row's
+    /// label prints every word of this one's the mention does not meet (one
+    /// at least), and the mention meets a word of this one that row lacks.
+    fn sibling_of_last_row(&self, row: usize, a: &Asked) -> bool {
+        if self.earlier_rows.contains(&row) {
+            return false;
+        }
+        let words = &self.page.row_words[row];
+        let met = |w: &String| a.words.iter().any(|q| same_word(q, w));
+        let rest: Vec<&String> = words.iter().filter(|w| !met(w)).collect();
+        !rest.is_empty()
+            && self.earlier_rows.iter().any(|&r| {
+                let last = &self.page.row_words[r];
+                let printed = |w: &String| last.iter().any(|l| same_word(l, w));
+                rest.iter().all(|w| printed(w)) && words.iter().any(|w| met(w) && !printed(w))
+            })
     }
 
     /// The mention's words in the cell's labels, the row label's words the
@@ -253,6 +278,11 @@ impl Grounder<'_> {
     ) {
         if cell.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
+        }
+        // a follow-up of a turn that read a rate per unit asks for one too
+        let last_per_unit = self.earlier_rows.iter().any(|r| self.page.row_per_unit[*r]);
+        if self.page.row_per_unit[cell.row] && !self.asks_per_unit && !last_per_unit {
+            f.set(F::per_unit_unasked, 1.0);
         }
         if let Some(b) = boundary {
             // the row's cue speaks first ("balance at january 1" in a column

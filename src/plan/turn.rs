@@ -102,13 +102,14 @@ impl RulesPlanner {
             .filter_map(|v| v.metric.clone())
             .collect();
         // the columns of the cells the last turn read (`{page}/cell/{i}/{j}`)
-        g.earlier_columns = history
+        let last_cells: Vec<(usize, usize)> = history
             .last()
             .iter()
             .flat_map(|h| h.variables.iter())
             .filter_map(|v| cell_of_node(v.node.as_deref()?))
-            .map(|(_, column)| column)
             .collect();
+        g.earlier_columns = last_cells.iter().map(|(_, column)| *column).collect();
+        g.earlier_rows = last_cells.iter().map(|(row, _)| *row).collect();
         let (mut metric, own_metric) = self.turn_metric(&r, &mut g, &history);
         // "what was total stockholders equity?": the "total" of a look-up
         // that names a row is part of the row's name (the reading took it
