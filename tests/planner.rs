@@ -4100,3 +4100,27 @@ fn a_rate_per_unit_is_not_the_amount_it_divides() {
         &[Num("9874"), Num("261"), Num("254")],
     );
 }
+
+#[test]
+fn an_average_over_those_years_or_per_year_divides_by_the_years() {
+    check(
+        SALES,
+        "",
+        &[
+            "what were net sales in 2009?",
+            "and in 2008?",
+            "what was the average over those two years?",
+        ],
+        &[Num("1500"), Num("1200"), Num("1350")],
+    );
+    check(
+        SALES,
+        "",
+        &[
+            "what was operating income in 2009?",
+            "what was the total operating income over the three years?",
+            "what is the average per year?",
+        ],
+        &[Num("300"), Num("690"), Num("230")],
+    );
+}

@@ -178,10 +178,18 @@ impl RulesPlanner {
         };
         // the count: the one that names what the average is per, or when
         // both do, the one asked "how many"
+        // "the average per year" after a sum over three years: a sum of
+        // years counts no years, it is the amount their average divides
+        let per_time = self
+            .cues
+            .duration_word
+            .iter()
+            .any(|d| crate::words::stem(d) == *per);
         let counts = |h: &crate::turn::TurnResult| {
             let q = normalise_question(&h.question);
+            let sum_of_years = per_time && h.metric_type == MetricType::Sum;
             (
-                stems(&h.question).contains(per),
+                stems(&h.question).contains(per) && !sum_of_years,
                 contains_any(&q, &self.cues.count_ask),
             )
         };
