@@ -4124,3 +4124,29 @@ fn an_average_over_those_years_or_per_year_divides_by_the_years() {
         &[Num("300"), Num("690"), Num("230")],
     );
 }
+
+#[test]
+fn a_header_number_the_text_dates_dates_its_column_and_opens_the_roll_forward() {
+    let reserves: TableRows = &[
+        &["", "$ 8,412", "$ 8,105"],
+        &["incurred losses related to current year", "4,385", "4,120"],
+        &[
+            "paid losses related to prior years",
+            "( 2,104 )",
+            "( 1,968 )",
+        ],
+        &["balance at end of year", "$ 8,811", "$ 8,412"],
+    ];
+    check(
+        reserves,
+        "the following table provides a reconciliation of the liability for unpaid losses ( in millions ) . \
+         the balance at the beginning of the year was $ 8,412 million for 2012 and $ 8,105 million for 2011 .",
+        &[
+            "what were incurred losses related to the current year in 2012?",
+            "and in 2011?",
+            "what was the balance at the end of 2012?",
+            "and the balance at the beginning of 2011?",
+        ],
+        &[Num("4385"), Num("4120"), Num("8811"), Num("8105")],
+    );
+}

@@ -137,24 +137,67 @@ pub fn each_abox_quad(
         &vocab::dcterms("identifier"),
         Literal::new_simple_literal(id),
     );
-    let mut stats = GraphStats {
-        observations: add_table(&mut b, &page, &page_str, &doc.table),
-        ..GraphStats::default()
-    };
     let mut sentences = split_sentences(&doc.pre_text, "pre_text", 0);
     let post = split_sentences(&doc.post_text, "post_text", sentences.len());
     sentences.extend(post);
+    let numbers: Vec<Vec<TextNumber>> = sentences.iter().map(extract_numbers).collect();
+    let dated = header_years_from_text(&doc.table, numbers.iter().flatten());
+    let mut stats = GraphStats {
+        observations: add_table(&mut b, &page, &page_str, &doc.table, &dated),
+        ..GraphStats::default()
+    };
     stats.sentences = sentences.len();
-    for sentence in &sentences {
-        let numbers = extract_numbers(sentence);
+    for (sentence, numbers) in sentences.iter().zip(&numbers) {
         stats.text_facts += numbers.len();
-        add_sentence(&mut b, &page, &page_str, sentence, &numbers);
+        add_sentence(&mut b, &page, &page_str, sentence, numbers);
     }
     stats.triples = b.count;
     (graph, stats)
 }
 
-fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -> usize {
+/// The year of each column that prints none but whose header prints a
+/// number the text states for one year only ("$ 8,412" beside "the balance
+/// at the beginning of the year was $ 8,412 million for 2012"): a table
+/// whose first row was read into its headers dates its columns there. A
+/// year two columns would share dates neither.
+fn header_years_from_text<'n>(
+    table: &Table,
+    numbers: impl Iterator<Item = &'n TextNumber> + Clone,
+) -> Vec<Option<i32>> {
+    let years: Vec<Option<i32>> = table
+        .columns
+        .iter()
+        .map(|header| {
+            if !distinct_years(header).is_empty() {
+                return None;
+            }
+            let n = header_number(header)?;
+            let mut ys: Vec<i32> = numbers
+                .clone()
+                .filter(|t| !t.is_year_mention && !t.percent && t.value.abs() == n.value.abs())
+                .filter_map(|t| t.year)
+                .collect();
+            ys.sort_unstable();
+            ys.dedup();
+            match ys.as_slice() {
+                [y] => Some(*y),
+                _ => None,
+            }
+        })
+        .collect();
+    years
+        .iter()
+        .map(|y| y.filter(|y| years.iter().filter(|x| **x == Some(*y)).count() == 1))
+        .collect()
+}
+
+fn add_table(
+    b: &mut Builder,
+    page: &NamedNode,
+    page_str: &str,
+    table: &Table,
+    dated: &[Option<i32>],
+) -> usize {
     let type_ = rdf::TYPE.into_owned();
     let label = rdfs::LABEL.into_owned();
     let columns: Vec<NamedNode> = table
@@ -174,6 +217,8 @@ fn add_table(b: &mut Builder, page: &NamedNode, page_str: &str, table: &Table) -
             b.add(&col, &fk("table"), page.clone());
             if let [y] = distinct_years(header).as_slice() {
                 b.add(&col, &fk("year"), year(*y));
+            } else if let Some(y) = dated.get(j).copied().flatten() {
+                b.add(&col, &fk("year"), year(y));
             }
             if let Some(n) = header_number(header) {
                 add_header_number(

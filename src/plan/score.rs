@@ -392,6 +392,19 @@ impl Grounder<'_> {
         // the header's words and those the lost row shares with its sequence
         let mut label = content_words(&h.words);
         label.extend(self.page.lost_row_words.iter().cloned());
+        // a roll-forward that closes with its end and prints no beginning
+        // lost its opening balance into the headers, named as its closing
+        // one ("balance at end of year")
+        let rows = &self.page.row_boundary;
+        let opening =
+            rows.contains(&Some(Boundary::End)) && !rows.contains(&Some(Boundary::Beginning));
+        if opening {
+            for (r, b) in rows.iter().enumerate() {
+                if *b == Some(Boundary::End) {
+                    label.extend(self.page.row_words[r].iter().cloned());
+                }
+            }
+        }
         let hit = self.overlap(&a.words, &label);
         f.set(F::label_match, hit / a.weight);
         f.set(F::phrase, Self::phrase_share(a.mention, &label));
@@ -416,7 +429,13 @@ impl Grounder<'_> {
                 f.set(F::quarter_other, 1.0);
             }
         }
-        match (a.year, h.year.or(self.page.lost_row_year)) {
+        if let Some(asked) = a.boundary.filter(|_| opening) {
+            Self::boundary_features(&mut f, asked, Some(Boundary::Beginning));
+        }
+        // else the column's year (one the text gives its header number)
+        let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
+        let year = h.year.or(self.page.lost_row_year).or(column_year);
+        match (a.year, year) {
             (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
             (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
             (Some(_), None) => f.set(F::cell_year_absent, 1.0),
