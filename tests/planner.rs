@@ -4150,3 +4150,41 @@ fn a_header_number_the_text_dates_dates_its_column_and_opens_the_roll_forward() 
         &[Num("4385"), Num("4120"), Num("8811"), Num("8105")],
     );
 }
+
+#[test]
+fn the_net_change_in_a_net_amount_keeps_the_rows_net() {
+    let bank: TableRows = &[
+        &["( in thousands )", "2013", "2012"],
+        &["interest income", "$ 412,356", "$ 425,118"],
+        &["interest expense", "58,914", "76,402"],
+        &["net interest income", "353,442", "348,716"],
+        &["provision for loan losses", "21,500", "38,750"],
+    ];
+    check(
+        bank,
+        "selected income statement data :",
+        &["what was the net change in net interest income from 2012 to 2013?"],
+        &[Num("4726")],
+    );
+}
+
+#[test]
+fn stores_opened_and_closed_are_flows_not_boundaries() {
+    let stores: TableRows = &[
+        &["", "fiscal 2012", "fiscal 2011"],
+        &["stores at beginning of year", "1,148", "1,102"],
+        &["stores opened", "61", "58"],
+        &["stores closed", "( 9 )", "( 12 )"],
+        &["stores at end of year", "1,200", "1,148"],
+    ];
+    check(
+        stores,
+        "store activity :",
+        &[
+            "how many new stores were opened in 2011?",
+            "and how many were closed?",
+            "how many stores were there at the end of 2012?",
+        ],
+        &[Num("58"), Num("12"), Num("1200")],
+    );
+}

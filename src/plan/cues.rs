@@ -14,6 +14,8 @@ pub(super) struct Cues {
     pub beginning: Vec<String>,
     /// Words that put a value at the end of a period (stemmed).
     pub end: Vec<String>,
+    /// Both lists' words as printed ("ended": a past form that is a cue).
+    pub boundary_forms: Vec<String>,
     /// Words that ask for a rate or percentage (as printed).
     pub percent: Vec<String>,
     /// Words that name no metric of their own (stemmed).
@@ -175,10 +177,31 @@ pub(super) enum Boundary {
     End,
 }
 
-/// The boundary stemmed words speak of, when they speak of one only.
-pub(super) fn boundary_of(words: &[String], cues: &Cues) -> Option<Boundary> {
-    let has = |list: &[String]| words.iter().any(|w| list.iter().any(|c| c == w));
-    match (has(&cues.beginning), has(&cues.end)) {
+/// The boundary a token speaks of, by its stem; a verb's past form
+/// ("stores opened", "closed") speaks of none unless the list prints it
+/// ("year ended").
+pub(super) fn token_boundary(token: &str, cues: &Cues) -> Option<Boundary> {
+    if token.ends_with("ed") && !cues.boundary_forms.iter().any(|f| f == token) {
+        return None;
+    }
+    let stem = words::stem(token);
+    if cues.beginning.contains(&stem) {
+        Some(Boundary::Beginning)
+    } else if cues.end.contains(&stem) {
+        Some(Boundary::End)
+    } else {
+        None
+    }
+}
+
+/// The boundary tokens speak of, when they speak of one only.
+pub(super) fn boundary_of(tokens: &[String], cues: &Cues) -> Option<Boundary> {
+    let marks: Vec<Boundary> = tokens
+        .iter()
+        .filter_map(|t| token_boundary(t, cues))
+        .collect();
+    let has = |b: Boundary| marks.contains(&b);
+    match (has(Boundary::Beginning), has(Boundary::End)) {
         (true, false) => Some(Boundary::Beginning),
         (false, true) => Some(Boundary::End),
         _ => None,
@@ -209,6 +232,10 @@ impl Cues {
         let longest_first = |name: &str| longest_first_list(tbox, name);
         Self {
             beginning: stemmed("BeginningCue"),
+            boundary_forms: plain("BeginningCue")
+                .into_iter()
+                .chain(plain("EndCue"))
+                .collect(),
             end: stemmed("EndCue"),
             percent: plain("PercentCue"),
             generic: stemmed("GenericWords"),
@@ -333,9 +360,14 @@ impl Cues {
     /// or end cue.
     pub fn mention_words(&self, text: &str) -> Vec<String> {
         let mut out = content_words(text);
-        let toks: Vec<String> = words::tokens(text).iter().map(|t| words::stem(t)).collect();
+        let toks: Vec<String> = words::tokens(text);
         // a cue word names no metric; the marker stands for it
-        out.retain(|w| !self.beginning.contains(w) && !self.end.contains(w));
+        let cued: Vec<String> = toks
+            .iter()
+            .filter(|t| token_boundary(t, self).is_some())
+            .map(|t| words::stem(t))
+            .collect();
+        out.retain(|w| !cued.contains(w));
         match boundary_of(&toks, self) {
             Some(Boundary::Beginning) => out.push(BEGINNING_MARK.into()),
             Some(Boundary::End) => out.push(END_MARK.into()),

@@ -146,8 +146,7 @@ fn page_key(schema: &Schema, lexicon: bool) -> u64 {
 /// A label's boundary: cue words, or a date on the first or last day of a year.
 fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
     let toks = words::tokens(label);
-    let stems: Vec<String> = toks.iter().map(|t| words::stem(t)).collect();
-    if let Some(b) = boundary_of(&stems, cues) {
+    if let Some(b) = boundary_of(&toks, cues) {
         return Some(b);
     }
     words::year_boundary_date(label).map(|first| {

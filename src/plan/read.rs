@@ -9,7 +9,7 @@ use super::rules::RulesPlanner;
 use crate::kg::Schema;
 use crate::words::{self, content_words};
 use rust_decimal::Decimal;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::str::FromStr;
 
 /// A question, read.
@@ -394,19 +394,33 @@ impl RulesPlanner {
         })
     }
 
-    /// The question's mention words, less the words of its triggers.
+    /// The question's mention words, less the words of its triggers: a word
+    /// the question prints more often than its triggers do stays ("the net
+    /// change in net interest income").
     fn metric_words(&self, text: &str, masked: &str) -> Vec<String> {
-        let trigger_words: HashSet<String> = self
+        let stems =
+            |t: &str| -> Vec<String> { words::tokens(t).iter().map(|w| words::stem(w)).collect() };
+        let printed = stems(text);
+        let mut trigger_words: HashMap<String, usize> = HashMap::new();
+        for t in self
             .patterns
             .iter()
             .flat_map(|(_, p)| p.triggers.iter())
             .filter(|t| contains_phrase(masked, t))
-            .flat_map(|t| content_words(t))
-            .collect();
+        {
+            let times = masked.matches(&format!(" {t} ")).count().max(1);
+            for w in content_words(t) {
+                *trigger_words.entry(w).or_default() += times;
+            }
+        }
         self.cues
             .mention_words(text)
             .into_iter()
-            .filter(|w| !trigger_words.contains(w))
+            .filter(|w| {
+                trigger_words
+                    .get(w)
+                    .is_none_or(|n| printed.iter().filter(|p| *p == w).count() > *n)
+            })
             .collect()
     }
 }
