@@ -4188,3 +4188,33 @@ fn stores_opened_and_closed_are_flows_not_boundaries() {
         &[Num("58"), Num("12"), Num("1200")],
     );
 }
+
+#[test]
+fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
+    let revenue: TableRows = &[
+        &["( in millions )", "2012", "2011"],
+        &["residential", "2,841", "2,702"],
+        &["industrial", "986", "941"],
+        &["total operating revenues", "6,356", "6,080"],
+    ];
+    check(
+        revenue,
+        "operating revenues by customer class :",
+        &[
+            "what was total operating revenue in 2012?",
+            "and revenue from industrial customers?",
+            "what portion does industrial represent?",
+        ],
+        &[Num("6356"), Num("986"), Num("0.155129")],
+    );
+    check(
+        revenue,
+        "operating revenues by customer class :",
+        &[
+            "what were total operating revenues in 2011?",
+            "how much of that was residential?",
+            "what percentage is that?",
+        ],
+        &[Num("6080"), Num("2702"), Num("0.444408")],
+    );
+}

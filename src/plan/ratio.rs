@@ -12,7 +12,7 @@ use super::read::first_year;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::{MetricType, ValueSpec};
+use crate::turn::{MetricType, TurnResult, ValueSpec};
 use crate::words::{self, content_words};
 
 /// The value an earlier change started from, when `num` reads that change.
@@ -89,9 +89,42 @@ impl RulesPlanner {
         if let Some(found) = self.change_as_percentage(t) {
             return Ok(found);
         }
-        // "what is the ratio?" — the last two results
+        // "what is the ratio?" — the last two results, the earlier over the
+        // later unless the later is the part
         let (x, y) = last_two(&t.history)?;
+        if let [.., a, b] = t.history.as_slice() {
+            if self.later_is_part(t, a, b) {
+                return Ok((y, Whole::One(x)));
+            }
+        }
         Ok((x, Whole::One(y)))
+    }
+
+    /// Whether the later of two values asked is the part of the earlier:
+    /// the question names it and not the earlier ("what portion does
+    /// industrial represent?" after total revenue and industrial revenue),
+    /// or, naming neither, the earlier is a total and the later not ("what
+    /// percentage is that?" after total exploration costs and how much of
+    /// that was international).
+    fn later_is_part(&self, t: &Turn<'_>, earlier: &TurnResult, later: &TurnResult) -> bool {
+        let values = [earlier, later]
+            .iter()
+            .all(|h| h.metric_type == MetricType::Value);
+        if !values {
+            return false;
+        }
+        let own = self.cues.specific(&t.own_metric);
+        let names = |h: &TurnResult| {
+            let label = content_words(&h.description);
+            !own.is_empty() && own.iter().all(|w| label.iter().any(|l| same_word(l, w)))
+        };
+        match (names(earlier), names(later)) {
+            (false, true) => return true,
+            (true, false) => return false,
+            _ => {}
+        }
+        let total = |h: &TurnResult| words::tokens(&h.description).contains(&self.cues.total_word);
+        own.is_empty() && total(earlier) && !total(later)
     }
 
     /// "what is that as a percentage?", "and in percent?" right after a
