@@ -4218,3 +4218,28 @@ fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
         &[Num("6080"), Num("2702"), Num("0.444408")],
     );
 }
+
+#[test]
+fn a_continuation_that_names_another_column_keeps_the_row_whatever_words_no_label_prints() {
+    let levels: TableRows = &[
+        &["( in millions )", "level 1", "level 2", "level 3", "total"],
+        &["corporate bonds", "-", "$ 8,415", "$ 389", "$ 8,804"],
+        &["equity securities", "$ 612", "$ 47", "$ 23", "$ 682"],
+        &[
+            "total investments",
+            "$ 2,454",
+            "$ 12,980",
+            "$ 628",
+            "$ 16,062",
+        ],
+    ];
+    check(
+        levels,
+        "investments measured at fair value by level . significant unobservable inputs are used for level 3 .",
+        &[
+            "what was the value of equity securities measured using level 1 inputs?",
+            "and using level 2 inputs?",
+        ],
+        &[Num("612"), Num("47")],
+    );
+}

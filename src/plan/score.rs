@@ -26,7 +26,18 @@ impl Grounder<'_> {
         {
             f.set(F::lost_group_name, self.unlabelled_share(a));
         }
-        if row_hit == 0.0 && col_hit >= 0.5 * a.weight && self.earlier.contains(&cell.row_label) {
+        // of a continuation, mostly of the words some label prints ("and
+        // using level 2 inputs?": no label prints "inputs")
+        let named = if self.continues {
+            self.weigh(a.words.iter().filter(|w| self.labelled(w)))
+        } else {
+            a.weight
+        };
+        if row_hit == 0.0
+            && col_hit > 0.0
+            && col_hit >= 0.5 * named
+            && self.earlier.contains(&cell.row_label)
+        {
             f.set(F::earlier_row_other_column, 1.0);
         }
         // "what were total liabilities in 2008?" names its row anew
