@@ -26,9 +26,15 @@ impl Grounder<'_> {
         {
             f.set(F::lost_group_name, self.unlabelled_share(a));
         }
-        // of a continuation, mostly of the words some label prints ("and
-        // using level 2 inputs?": no label prints "inputs")
-        let named = if self.continues {
+        // of a continuation that names the column's every word, mostly of
+        // the words some label prints ("and using level 2 inputs?": no label
+        // prints "inputs")
+        let column = &self.page.column_words[cell.column];
+        let whole_column = !column.is_empty()
+            && column
+                .iter()
+                .all(|c| a.words.iter().any(|w| same_word(c, w)));
+        let named = if self.continues && whole_column {
             self.weigh(a.words.iter().filter(|w| self.labelled(w)))
         } else {
             a.weight
