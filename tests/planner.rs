@@ -4243,3 +4243,25 @@ fn a_continuation_that_names_another_column_keeps_the_row_whatever_words_no_labe
         &[Num("612"), Num("47")],
     );
 }
+
+#[test]
+fn generic_words_in_a_phrase_a_label_prints_name_that_label() {
+    let repurchases: TableRows = &[
+        &[
+            "period",
+            "total number of shares purchased",
+            "average price paid per share",
+        ],
+        &["october 1 - october 31 , 2013", "412,300", "$ 57.02"],
+        &["november 1 - november 30 , 2013", "986,150", "$ 59.18"],
+    ];
+    check(
+        repurchases,
+        "issuer purchases of equity securities :",
+        &[
+            "how many shares were repurchased in november?",
+            "and at what average price?",
+        ],
+        &[Num("986150"), Num("59.18")],
+    );
+}

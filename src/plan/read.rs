@@ -24,6 +24,9 @@ pub(super) struct Reading {
     pub constants: Vec<Decimal>,
     /// Content words that name what is asked about.
     pub metric: Vec<String>,
+    /// Content words of the question's phrases of two words or more that a
+    /// label prints ("average price" of "average price paid per share").
+    pub label_phrase_words: Vec<String>,
     pub refers: bool,
     /// The sum was read from the word "total" alone, which often names a row.
     pub weak_sum: bool,
@@ -171,6 +174,12 @@ impl RulesPlanner {
             &split_year_ranges(&words::normalise_question_keeping_commas(question)),
             schema,
         );
+        let label_phrase_words = text
+            .split_whitespace()
+            .zip(labels_masked.split_whitespace())
+            .filter(|(t, m)| *m == "_" && *t != "_")
+            .flat_map(|(t, _)| content_words(t))
+            .collect();
         Reading {
             text,
             listed,
@@ -178,6 +187,7 @@ impl RulesPlanner {
             years,
             constants,
             metric,
+            label_phrase_words,
             refers,
             weak_sum: settled.weak_sum,
             less: settled.less,

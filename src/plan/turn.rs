@@ -277,6 +277,15 @@ impl RulesPlanner {
         };
         let read_metric: Vec<String> = r.metric.iter().filter(|w| !dating(w)).cloned().collect();
         let mut own_metric = self.cues.specific(&read_metric);
+        // "and at what average price?": generic words name what a label
+        // prints them in a phrase of
+        if own_metric.is_empty() {
+            own_metric = read_metric
+                .iter()
+                .filter(|w| r.label_phrase_words.contains(w))
+                .cloned()
+                .collect();
+        }
         // "and at december 31 2019?": on a follow-up, a month that only
         // dates the columns names no value either (on a table whose rows
         // are months, "and in december 2009?", it names the row)
