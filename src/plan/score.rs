@@ -26,23 +26,10 @@ impl Grounder<'_> {
         {
             f.set(F::lost_group_name, self.unlabelled_share(a));
         }
-        // of a continuation that names the column's every word, mostly of
-        // the words some label prints ("and using level 2 inputs?": no label
-        // prints "inputs")
-        let column = &self.page.column_words[cell.column];
-        let whole_column = !column.is_empty()
-            && column
-                .iter()
-                .all(|c| a.words.iter().any(|w| same_word(c, w)));
-        let named = if self.continues && whole_column {
-            self.weigh(a.words.iter().filter(|w| self.labelled(w)))
-        } else {
-            a.weight
-        };
         if row_hit == 0.0
             && col_hit > 0.0
-            && col_hit >= 0.5 * named
             && self.earlier.contains(&cell.row_label)
+            && col_hit >= 0.5 * self.column_asked_weight(cell.column, a)
         {
             f.set(F::earlier_row_other_column, 1.0);
         }
@@ -87,6 +74,23 @@ impl Grounder<'_> {
             f.set(F::catch_all_agrees, 1.0);
         }
         f
+    }
+
+    /// The weight of the mention's words a follow-up that names a column
+    /// must mostly spend on it: all of them, or for a continuation that
+    /// names the column's every word, those some label prints ("and using
+    /// level 2 inputs?": no label prints "inputs").
+    fn column_asked_weight(&self, column: usize, a: &Asked) -> f64 {
+        let words = &self.page.column_words[column];
+        let whole_column = !words.is_empty()
+            && words
+                .iter()
+                .all(|c| a.words.iter().any(|w| same_word(c, w)));
+        if self.continues && whole_column {
+            self.weigh(a.words.iter().filter(|w| self.labelled(w)))
+        } else {
+            a.weight
+        }
     }
 
     /// Whether a row is a sibling of a row the last turn read: that row's
