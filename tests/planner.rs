@@ -4220,6 +4220,57 @@ fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
 }
 
 #[test]
+fn a_range_of_years_a_row_label_prints_names_that_row_not_the_period() {
+    let expiring: TableRows = &[
+        &["years of expiration", "federal", "state"],
+        &["2006 to 2010", "5,248", "469,747"],
+        &["2016 to 2020", "397,691", "777,707"],
+        &["2021 to 2025", "1,744,564", "1,170,558"],
+        &["total", "2,147,503", "2,418,012"],
+    ];
+    check(
+        expiring,
+        "at december 31 , 2005 , the company had net operating loss carryforwards expiring as follows :",
+        &[
+            "in 2005, what portion did the federal nols set to expire between 2016 to 2020 represent in relation to the total federal ones?",
+        ],
+        &[Num("0.185187")],
+    );
+    let payments: TableRows = &[
+        &["( in millions )", "pension benefits", "other benefits"],
+        &["2013", "286", "41"],
+        &["2014", "294", "43"],
+        &["2018 - 2022", "1,712", "251"],
+    ];
+    check(
+        payments,
+        "expected benefit payments :",
+        &["what are the expected other benefit payments for 2018 through 2022?"],
+        &[Num("251")],
+    );
+}
+
+#[test]
+fn a_portion_after_a_sum_of_earlier_values_is_the_one_it_names_over_the_sum() {
+    let fleet: TableRows = &[
+        &["aircraft", "owned", "leased"],
+        &["narrow-body jets", "88", "57"],
+        &["regional jets", "20", "18"],
+    ];
+    check(
+        fleet,
+        "our operating fleet at year end :",
+        &[
+            "how many narrow-body jets were leased?",
+            "and how many were owned?",
+            "what is the total of these?",
+            "what portion were leased?",
+        ],
+        &[Num("57"), Num("88"), Num("145"), Num("0.393103")],
+    );
+}
+
+#[test]
 fn a_continuation_that_names_another_column_keeps_the_row_whatever_words_no_label_prints() {
     let levels: TableRows = &[
         &["( in millions )", "level 1", "level 2", "level 3", "total"],

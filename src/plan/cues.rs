@@ -431,7 +431,6 @@ impl Cues {
         .any(|l| l.iter().any(|k| words::stem(k) == stem))
     }
 
-    /// The number a word writes ("one"), if it writes one.
     /// A spaced text's durations in one form, so that a question and a
     /// label that print the same span differently meet: numbers in digits,
     /// "within" as "less than", "after" as "more than", "1 to 3" as "1-3"
@@ -444,7 +443,7 @@ impl Cues {
             let t = digits.as_deref().unwrap_or(t);
             let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
             match toks.as_slice() {
-                [.., a, j] if numeric(t) && numeric(a) && (j == "to" || j == "-") => {
+                [.., a, j] if numeric(t) && numeric(a) && self.range_joiner.contains(j) => {
                     toks.pop();
                     let a = toks.pop().unwrap_or_default();
                     toks.push(format!("{a}-{t}"));
@@ -465,6 +464,7 @@ impl Cues {
         format!(" {} ", toks.join(" "))
     }
 
+    /// The number a word writes ("one"), if it writes one.
     pub fn number_word(&self, word: &str) -> Option<Decimal> {
         self.number_words
             .iter()

@@ -47,7 +47,7 @@ features! {
     stem_only_match = -0.2, "Share of the row and column labels' words the mention meets only by their stem, not their surface form (\"exercised\" or \"exercise\" for \"exercisable\").";
     row_cover = 0.25, "Share of the row label's words the mention covers.";
     column_cover = 0.1, "Share of the column label's words the mention covers.";
-    numbered_phrase = 0.5, "The question prints a phrase of the cell's row or column label that holds a number other than a year (\"more than 5 years\", \"1-3 years\"): numbers and comparatives are not content words, so the words alone miss it.";
+    numbered_phrase = 0.5, "The question prints a phrase of the cell's row or column label that holds a number other than a year (\"more than 5 years\", \"1-3 years\"), or a range of numbers (\"2016 to 2020\"): numbers and comparatives are not content words, so the words alone miss it.";
     phrase = 1.2, "Share of the mention's adjacent word pairs found adjacent in the row label or the number's sentence.";
     head_unmet = -0.3, "The mention meets the row label only after its head (\"long-term debt\" against \"current portion of long-term debt\"): the row is a part or a measure of what the question names.";
     catch_all_agrees = 0.5, "The question and the cell's row label both print a catch-all word (\"other revenues\", a row \"other\"): a stop word, so the words alone miss it.";

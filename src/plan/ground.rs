@@ -764,7 +764,8 @@ fn boundary_of_mention(mention: &[String]) -> Option<Boundary> {
 /// Whether `question` (normalised, padded, in [`Cues::duration_form`]) prints
 /// a phrase of two words or more of `label` (in the same form) that holds a
 /// number other than a year or a day of a month and a word other than a
-/// month: "more than 5 years", "1-3 years", "less than 1 year".
+/// month: "more than 5 years", "1-3 years", "less than 1 year"; or a range
+/// of numbers alone ("2016 to 2020", "2016-2020").
 fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
     let label = cues.duration_form(&crate::words::normalise_question(&words::normalise_label(
         label,
@@ -783,11 +784,17 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
     let is_name_year = |w: &[&str], i: usize| {
         i > 0 && crate::kg::text::as_year(w[i]).is_some() && is_word(&w[i - 1])
     };
-    (2..=toks.len()).rev().any(|n| {
+    // "2016-2020": a range of numbers alone is a phrase of its own
+    let is_range = |t: &&str| is_number(t) && t.split('-').filter(|p| !p.is_empty()).count() == 2;
+    (1..=toks.len()).rev().any(|n| {
         toks.windows(n).any(|w| {
-            (0..w.len()).any(|i| (is_number(&w[i]) && !is_day(w, i)) || is_name_year(w, i))
-                && w.iter().any(is_word)
-                && question.contains(&format!(" {} ", w.join(" ")))
+            let named = if n == 1 {
+                is_range(&w[0])
+            } else {
+                (0..w.len()).any(|i| (is_number(&w[i]) && !is_day(w, i)) || is_name_year(w, i))
+                    && w.iter().any(is_word)
+            };
+            named && question.contains(&format!(" {} ", w.join(" ")))
         })
     })
 }

@@ -89,6 +89,9 @@ impl RulesPlanner {
         if let Some(found) = self.change_as_percentage(t) {
             return Ok(found);
         }
+        if let Some(found) = self.part_of_last_sum(t) {
+            return Ok(found);
+        }
         // "what is the ratio?" — the last two results, the earlier over the
         // later unless the later is the part
         let (x, y) = last_two(&t.history)?;
@@ -125,6 +128,25 @@ impl RulesPlanner {
         }
         let total = |h: &TurnResult| words::tokens(&h.description).contains(&self.cues.total_word);
         own.is_empty() && total(earlier) && !total(later)
+    }
+
+    /// "what portion were leased?" right after a sum of earlier values: the
+    /// earlier value the question names (its every own word), over the sum.
+    fn part_of_last_sum(&self, t: &Turn<'_>) -> PartWhole {
+        let own = self.cues.specific(&t.own_metric);
+        let (last, earlier) = t.history.split_last()?;
+        if own.is_empty() || last.metric_type != MetricType::Sum || self.refers_in(&t.r.text) {
+            return None;
+        }
+        let names = |h: &TurnResult| {
+            let label = content_words(&h.description);
+            own.iter().all(|w| label.iter().any(|l| same_word(l, w)))
+        };
+        let part = earlier
+            .iter()
+            .rev()
+            .find(|h| h.metric_type == MetricType::Value && names(h))?;
+        Some((reference_operand(part), Whole::One(reference_operand(last))))
     }
 
     /// "what is that as a percentage?", "and in percent?" right after a

@@ -155,6 +155,7 @@ impl RulesPlanner {
         );
         let (mut years, constants) = question_numbers(&self.cues, &text);
         drop_name_years(&text, schema, &mut years);
+        drop_range_label_years(&text, schema, &self.cues.range_joiner, &mut years);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
         let labels_masked = mask_label_phrases(&text, schema);
@@ -462,6 +463,42 @@ fn drop_name_years(text: &str, schema: &Schema, years: &mut Vec<i32>) {
     let column_year = |y: &i32| schema.columns.iter().any(|(_, cy)| cy.as_ref() == Some(y));
     if years.iter().any(|y| !named.contains(y) && column_year(y)) {
         years.retain(|y| !named.contains(y));
+    }
+}
+
+/// The first and last year of each range of years `text` prints ("2016 to
+/// 2020", "2016 - 2020").
+fn year_ranges(text: &str, joiners: &[String]) -> Vec<(i32, i32)> {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    toks.windows(3)
+        .filter(|w| joiners.iter().any(|j| j == w[1]))
+        .filter_map(|w| {
+            let (a, b) = (
+                crate::kg::text::as_year(w[0])?,
+                crate::kg::text::as_year(w[2])?,
+            );
+            (a < b).then_some((a, b))
+        })
+        .collect()
+}
+
+/// Drops from `years` the two years of a range the question prints when a
+/// row or column label prints the same range ("the nol set to expire
+/// between 2016 to 2020" beside a row "2016 to 2020"): the range names
+/// that label, not the period asked.
+fn drop_range_label_years(text: &str, schema: &Schema, joiners: &[String], years: &mut Vec<i32>) {
+    let asked = year_ranges(text, joiners);
+    if asked.is_empty() {
+        return;
+    }
+    let printed: Vec<(i32, i32)> = schema
+        .rows
+        .iter()
+        .chain(&schema.columns)
+        .flat_map(|(l, _)| year_ranges(&split_year_ranges(&words::normalise_question(l)), joiners))
+        .collect();
+    for (a, b) in asked.into_iter().filter(|r| printed.contains(r)) {
+        years.retain(|y| *y != a && *y != b);
     }
 }
 
