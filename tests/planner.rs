@@ -4220,6 +4220,46 @@ fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
 }
 
 #[test]
+fn an_abbreviation_stands_for_the_phrase_its_letters_spell_with_and_for_its_ampersand() {
+    let sales: TableRows = &[
+        &["( in millions )", "2012", "2011"],
+        &["cardiac devices", "$ 2,035", "$ 2,091"],
+        &["vascular devices", "1,520", "1,538"],
+    ];
+    check(
+        sales,
+        "changes in foreign currency exchange rates decreased our net sales by $ 118 million in 2012 . research and development expense was $ 886 million in 2012 and $ 895 million in 2011 .",
+        &["what was r&d expense in 2012?"],
+        &[Num("886")],
+    );
+}
+
+#[test]
+fn an_initialism_the_question_uses_stands_for_the_term_of_the_page_its_letters_spell() {
+    let flows: TableRows = &[
+        &["( in billions )", "2013", "2012"],
+        &[
+            "assets under management , beginning of year",
+            "$ 674.0",
+            "$ 589.6",
+        ],
+        &["long-term inflows", "148.7", "132.1"],
+        &["long-term outflows", "( 121.3 )", "( 118.9 )"],
+        &[
+            "assets under management , end of year",
+            "$ 778.6",
+            "$ 674.0",
+        ],
+    ];
+    check(
+        flows,
+        "the following table presents the changes in our assets under management :",
+        &["what was aum at the end of 2013?"],
+        &[Num("778.6")],
+    );
+}
+
+#[test]
 fn a_range_of_years_a_row_label_prints_names_that_row_not_the_period() {
     let expiring: TableRows = &[
         &["years of expiration", "federal", "state"],

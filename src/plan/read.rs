@@ -9,7 +9,7 @@ use super::rules::RulesPlanner;
 use crate::kg::Schema;
 use crate::words::{self, content_words};
 use rust_decimal::Decimal;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
 
 /// A question, read.
@@ -582,20 +582,79 @@ fn expand_abbreviations(text: &str, schema: &Schema) -> String {
         .map(|l| words::tokens(l))
         .collect();
     let text = abbreviate(text, schema, &phrases);
-    if !text.split_whitespace().any(is_abbreviation) {
-        return text;
-    }
+    let label_words: HashSet<String> = schema
+        .rows
+        .iter()
+        .chain(schema.columns.iter())
+        .flat_map(|(l, _)| words::tokens(l))
+        .collect();
     let expanded: Vec<String> = text
         .split_whitespace()
         .map(|t| {
+            if !is_abbreviation(t) {
+                return initialism_spelled(t, &phrases, &label_words)
+                    .unwrap_or_else(|| t.to_string());
+            }
             let letters: Vec<char> = t.chars().filter(|c| *c != '&').collect();
+            // the "&" is an "and": "research and development" spells "r&d"
+            // before "rates decreased" does
+            let joined = t.find('&');
             let spelled = is_abbreviation(t)
-                .then(|| phrases.iter().find_map(|p| spelled_by(p, &letters)))
+                .then(|| {
+                    phrases
+                        .iter()
+                        .find_map(|p| spelled_by(p, &letters, joined))
+                        .or_else(|| phrases.iter().find_map(|p| spelled_by(p, &letters, None)))
+                })
                 .flatten();
             spelled.unwrap_or_else(|| t.to_string())
         })
         .collect();
     format!(" {} ", expanded.join(" "))
+}
+
+/// The phrase of the page an initialism of the question stands for ("aum"
+/// for "assets under management", "asms" for "available seat miles"): a
+/// word of three to six letters that no label prints, not a stop word,
+/// whose letters (a plural's "s" aside) are the initials of a run of words
+/// of a label or sentence, opening and closing with a content word, stop
+/// words passed over ("cost per available seat mile"), and a term of the
+/// page: a run printed twice or more.
+fn initialism_spelled(
+    t: &str,
+    phrases: &[Vec<String>],
+    label_words: &HashSet<String>,
+) -> Option<String> {
+    let letters_only = t.chars().all(|c| c.is_ascii_lowercase());
+    if !letters_only
+        || !(3..=6).contains(&t.len())
+        || words::is_stop_word(t)
+        || label_words.contains(t)
+    {
+        return None;
+    }
+    let letters: Vec<char> = t.chars().collect();
+    let singular = t
+        .strip_suffix('s')
+        .map(|s| s.chars().collect::<Vec<char>>());
+    [Some(letters), singular.filter(|l| l.len() >= 3)]
+        .into_iter()
+        .flatten()
+        .find_map(|letters| {
+            phrases.iter().find_map(|p| {
+                (0..p.len()).find_map(|start| {
+                    let (end, _) = spelling_run_at(p, start, &letters, false)?;
+                    let run = &p[start..end];
+                    let content = |w: &String| !words::is_stop_word(w);
+                    let printed = phrases
+                        .iter()
+                        .map(|q| q.windows(run.len()).filter(|w| *w == run).count())
+                        .sum::<usize>();
+                    (content(&run[0]) && content(&run[run.len() - 1]) && printed >= 2)
+                        .then(|| run.join(" "))
+                })
+            })
+        })
 }
 
 /// An abbreviation joined by `&`: letters on both sides ("sg&a", "r&d").
@@ -642,9 +701,17 @@ fn abbreviate(text: &str, schema: &Schema, phrases: &[Vec<String>]) -> String {
 }
 
 /// The first run of `tokens` whose initials spell `letters`, stop words
-/// passed over inside it.
-fn spelled_by(tokens: &[String], letters: &[char]) -> Option<String> {
-    spelling_run(tokens, letters, false).map(|(start, end)| tokens[start..end].join(" "))
+/// passed over inside it; with `and_at`, one where "and" comes just before
+/// the word of the letter at that index.
+fn spelled_by(tokens: &[String], letters: &[char], and_at: Option<usize>) -> Option<String> {
+    (0..tokens.len()).find_map(|start| {
+        let (end, at) = spelling_run_at(tokens, start, letters, false)?;
+        let joined = and_at.is_none_or(|k| {
+            at.get(k)
+                .is_some_and(|&i| i > start && tokens[i - 1] == "and")
+        });
+        joined.then(|| tokens[start..end].join(" "))
+    })
 }
 
 /// Where the first run of `tokens` whose initials spell `letters` starts
@@ -653,20 +720,32 @@ fn spelled_by(tokens: &[String], letters: &[char]) -> Option<String> {
 /// "d&a", not "depreciation and").
 fn spelling_run(tokens: &[String], letters: &[char], content_only: bool) -> Option<(usize, usize)> {
     (0..tokens.len()).find_map(|start| {
-        let mut k = 0;
-        let mut end = start;
-        while end < tokens.len() && k < letters.len() {
-            let t = &tokens[end];
-            let stop = words::is_stop_word(t);
-            if t.starts_with(letters[k]) && (!stop || !content_only) && (k > 0 || end == start) {
-                k += 1;
-            } else if k == 0 || !stop {
-                return None;
-            }
-            end += 1;
-        }
-        (k == letters.len()).then_some((start, end))
+        spelling_run_at(tokens, start, letters, content_only).map(|(end, _)| (start, end))
     })
+}
+
+/// Where a run of `tokens` from `start` whose initials spell `letters`
+/// ends, and the index of each letter's word.
+fn spelling_run_at(
+    tokens: &[String],
+    start: usize,
+    letters: &[char],
+    content_only: bool,
+) -> Option<(usize, Vec<usize>)> {
+    let mut at = Vec::new();
+    let mut end = start;
+    while end < tokens.len() && at.len() < letters.len() {
+        let t = &tokens[end];
+        let stop = words::is_stop_word(t);
+        let k = at.len();
+        if t.starts_with(letters[k]) && (!stop || !content_only) && (k > 0 || end == start) {
+            at.push(end);
+        } else if k == 0 || !stop {
+            return None;
+        }
+        end += 1;
+    }
+    (at.len() == letters.len()).then_some((end, at))
 }
 
 /// The items of a list `listed` names ("a , b and c", "a plus b"): the
