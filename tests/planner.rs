@@ -4220,6 +4220,30 @@ fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
 }
 
 #[test]
+fn a_follow_up_naming_another_row_keeps_the_column_of_a_year_several_columns_share() {
+    let prices: TableRows = &[
+        &[
+            "quarter",
+            "fiscal 2012 high",
+            "fiscal 2012 low",
+            "fiscal 2011 high",
+            "fiscal 2011 low",
+        ],
+        &["first quarter", "$ 24.18", "$ 19.52", "$ 21.40", "$ 17.66"],
+        &["second quarter", "$ 26.75", "$ 22.31", "$ 23.95", "$ 20.14"],
+    ];
+    check(
+        prices,
+        "the high and low sales prices of our common stock by quarter :",
+        &[
+            "what was the low in the first quarter of fiscal 2012?",
+            "and in the second quarter?",
+        ],
+        &[Num("19.52"), Num("22.31")],
+    );
+}
+
+#[test]
 fn an_abbreviation_stands_for_the_phrase_its_letters_spell_with_and_for_its_ampersand() {
     let sales: TableRows = &[
         &["( in millions )", "2012", "2011"],

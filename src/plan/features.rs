@@ -94,7 +94,7 @@ features! {
     earlier_row = 0.05, "An earlier turn of the conversation read the same row or sentence.";
     earlier_row_other_column = 0.4, "The mention's words are mostly the cell's column's and none its row's, and an earlier turn read the cell's row: a follow-up that names another column (\"and for non-u.s. plans?\", \"how much is due in less than 1 year?\") keeps the row.";
     sibling_of_last_row = 0.3, "The last turn read a row whose label prints every word of the cell's row label that the mention does not meet, and the mention meets a word that row lacks (unless a question that does not open as a continuation names another row in full): a follow-up that swaps a word of the last row (\"and the basic shares?\" after \"weighted average common shares outstanding - diluted\", \"and the interest cost?\" after \"postretirement service cost\") names its sibling row.";
-    earlier_column_other_row = 0.4, "The mention's words are mostly the cell's row's and none its column's, the column names no year, the question does not say \"total\", and the last turn read a cell of that column: a follow-up that names another row (\"and in december 2009?\" on a table of months) keeps the column (\"average price paid per share\").";
+    earlier_column_other_row = 0.4, "The mention's words are mostly the cell's row's and none its column's, the column names no year (or its year is the year asked and another column's too: \"fiscal 2012 high\", \"fiscal 2012 low\"), the question does not say \"total\", and the last turn read a cell of that column: a follow-up that names another row (\"and in december 2009?\" on a table of months) keeps the column (\"average price paid per share\").";
 }
 
 /// The weight of each feature.

@@ -43,7 +43,7 @@ impl Grounder<'_> {
         if col_hit == 0.0
             && !self.asks_total
             && row_hit >= 0.5 * a.weight
-            && cell.column_year.is_none()
+            && (cell.column_year.is_none() || self.year_shares_columns(cell.column, a.year))
             && self.earlier_columns.contains(&cell.column)
         {
             f.set(F::earlier_column_other_row, 1.0);
@@ -286,6 +286,19 @@ impl Grounder<'_> {
             Some(_) => f.set(F::boundary_conflicts, 1.0),
             None => {}
         }
+    }
+
+    /// Whether the column's year is `year` and another column has that
+    /// year too ("fiscal 2012 high", "fiscal 2012 low"): there the year
+    /// asked does not say which column.
+    fn year_shares_columns(&self, column: usize, year: Option<i32>) -> bool {
+        let columns = &self.schema.columns;
+        year.is_some()
+            && columns[column].1 == year
+            && columns
+                .iter()
+                .enumerate()
+                .any(|(i, (_, y))| i != column && *y == year)
     }
 
     /// What the question asks besides words and a year: a percentage, the
