@@ -4220,6 +4220,29 @@ fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
 }
 
 #[test]
+fn a_table_that_lost_its_first_row_takes_its_column_years_from_its_caption() {
+    let reserves: TableRows = &[
+        &["balance at january 1", "$ 8,412", "$ 7,905"],
+        &[
+            "additions for tax positions of the current year",
+            "1,384",
+            "1,216",
+        ],
+        &["settlements", "( 218 )", "( 533 )"],
+        &["balance at december 31", "$ 9,059", "$ 8,412"],
+    ];
+    check(
+        reserves,
+        "a reconciliation of the beginning and ending amount of unrecognized tax benefits for 2012 and 2011 , respectively , is as follows :",
+        &[
+            "what were additions for current year tax positions in 2012?",
+            "and in 2011?",
+        ],
+        &[Num("1384"), Num("1216")],
+    );
+}
+
+#[test]
 fn a_follow_up_naming_another_row_keeps_the_column_of_a_year_several_columns_share() {
     let prices: TableRows = &[
         &[

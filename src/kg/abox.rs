@@ -138,10 +138,17 @@ pub fn each_abox_quad(
         Literal::new_simple_literal(id),
     );
     let mut sentences = split_sentences(&doc.pre_text, "pre_text", 0);
+    let caption = sentences
+        .last()
+        .map(|s| s.tokens.clone())
+        .unwrap_or_default();
     let post = split_sentences(&doc.post_text, "post_text", sentences.len());
     sentences.extend(post);
     let numbers: Vec<Vec<TextNumber>> = sentences.iter().map(extract_numbers).collect();
-    let dated = header_years_from_text(&doc.table, numbers.iter().flatten());
+    let mut dated = header_years_from_text(&doc.table, numbers.iter().flatten());
+    if dated.iter().all(Option::is_none) {
+        dated = header_years_from_caption(&doc.table, &caption);
+    }
     let mut stats = GraphStats {
         observations: add_table(&mut b, &page, &page_str, &doc.table, &dated),
         ..GraphStats::default()
@@ -189,6 +196,32 @@ fn header_years_from_text<'n>(
         .iter()
         .map(|y| y.filter(|y| years.iter().filter(|x| **x == Some(*y)).count() == 1))
         .collect()
+}
+
+/// The years of a table whose every header is a number (its first row read
+/// into its headers, so no header prints a year) from its caption, the
+/// sentence just before it, when that prints one year a column ("a
+/// reconciliation of unrecognized tax benefits for 2012 and 2011 ,
+/// respectively , is as follows"): the columns in the caption's order.
+fn header_years_from_caption(table: &Table, caption: &[String]) -> Vec<Option<i32>> {
+    let none = vec![None; table.columns.len()];
+    let lost_row = table
+        .columns
+        .iter()
+        .all(|h| header_number(h).is_some() && distinct_years(h).is_empty());
+    if table.columns.len() < 2 || !lost_row {
+        return none;
+    }
+    let mut years: Vec<i32> = Vec::new();
+    for y in caption.iter().filter_map(|t| super::text::as_year(t)) {
+        if !years.contains(&y) {
+            years.push(y);
+        }
+    }
+    if years.len() != table.columns.len() {
+        return none;
+    }
+    years.into_iter().map(Some).collect()
 }
 
 fn add_table(
