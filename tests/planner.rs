@@ -4220,6 +4220,27 @@ fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
 }
 
 #[test]
+fn the_caption_names_every_closing_row_of_a_roll_forward_and_their_own_words_decide() {
+    let reserves: TableRows = &[
+        &["( in millions )", "2012", "2011"],
+        &["balance at january 1", "$ 14,602", "$ 14,120"],
+        &["less : reinsurance recoverables", "2,727", "2,610"],
+        &["net balance at january 1", "11,875", "11,510"],
+        &["total incurred", "6,369", "6,105"],
+        &["total paid", "( 6,110 )", "( 5,740 )"],
+        &["net balance at december 31", "12,134", "11,875"],
+        &["plus : reinsurance recoverables", "3,047", "2,727"],
+        &["balance at december 31", "$ 15,181", "$ 14,602"],
+    ];
+    check(
+        reserves,
+        "the following table presents a reconciliation of beginning and ending reserve balances for losses and loss adjustment expenses :",
+        &["what were net loss reserves at the end of 2012?"],
+        &[Num("12134")],
+    );
+}
+
+#[test]
 fn a_table_that_lost_its_first_row_takes_its_column_years_from_its_caption() {
     let reserves: TableRows = &[
         &["balance at january 1", "$ 8,412", "$ 7,905"],

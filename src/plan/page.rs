@@ -424,11 +424,19 @@ fn caption_names_total(
         .filter(|w| words::month_in(w).is_none() && !w.chars().any(|c| c.is_ascii_digit()))
         .collect();
     let total = words::stem(&cues.total_word);
-    // a roll-forward's closing balance is the amount the caption names
-    let closing = row_boundary.iter().rposition(|b| *b == Some(Boundary::End));
+    // a roll-forward's closing balance is the amount the caption names;
+    // every closing row after the last opening one ("net balance at
+    // december 31" and "balance at december 31"), whose own words then say
+    // which
+    let last_opening = row_boundary
+        .iter()
+        .rposition(|b| *b == Some(Boundary::Beginning));
+    let closing = |row: usize| {
+        row_boundary[row] == Some(Boundary::End) && last_opening.is_none_or(|o| row > o)
+    };
     for (row, label) in row_words.iter().enumerate() {
         let bare_total = !label.is_empty() && label.iter().all(|w| *w == total);
-        if bare_total || closing == Some(row) {
+        if bare_total || closing(row) {
             for w in &words {
                 if !aliases[row].contains(w) {
                     aliases[row].push(w.clone());
