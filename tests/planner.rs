@@ -4220,6 +4220,21 @@ fn a_bare_portion_puts_the_part_named_or_not_a_total_over_the_total() {
 }
 
 #[test]
+fn the_level_a_stated_change_ends_at_is_the_level_of_what_changed() {
+    let subscribers: TableRows = &[
+        &["( in thousands )", "2013", "2012"],
+        &["postpaid", "58,412", "57,150"],
+        &["prepaid", "7,230", "6,940"],
+    ];
+    check(
+        subscribers,
+        "wireless service revenues increased $ 1.4 billion , or 4.1 % , to $ 35.6 billion in 2013 , driven by postpaid growth .",
+        &["what were wireless service revenues in 2013, in billions?"],
+        &[Num("35.6")],
+    );
+}
+
+#[test]
 fn the_caption_names_every_closing_row_of_a_roll_forward_and_their_own_words_decide() {
     let reserves: TableRows = &[
         &["( in millions )", "2012", "2011"],

@@ -5,7 +5,7 @@
 
 use super::cues::{boundary_of, Boundary, Cues};
 use crate::kg::schema::label_scale;
-use crate::kg::Schema;
+use crate::kg::{FactEntry, Schema};
 use crate::words::{self, content_words};
 use rust_decimal::Decimal;
 use std::cell::RefCell;
@@ -914,7 +914,7 @@ fn fact_boundaries(schema: &Schema, cues: &Cues) -> Vec<Option<Boundary>> {
 /// Each text number's context words and its sentence's words (a sentence's
 /// words once, whatever the number of its numbers).
 fn fact_words(schema: &Schema, sentence_words: &[Vec<String>]) -> Vec<(Vec<String>, Vec<String>)> {
-    schema
+    let mut words: Vec<(Vec<String>, Vec<String>)> = schema
         .facts
         .iter()
         .map(|f| {
@@ -924,5 +924,42 @@ fn fact_words(schema: &Schema, sentence_words: &[Vec<String>]) -> Vec<(Vec<Strin
                 .unwrap_or_else(|| content_words(&f.sentence_text));
             (content_words(&f.context), sentence)
         })
-        .collect()
+        .collect();
+    // "revenues increased $ 1.4 billion , or 4.1 % , to $ 35.6 billion":
+    // the level a stated change ends at (or starts from) is the level of
+    // what changed, however far its name
+    for k in 0..schema.facts.len() {
+        if let Some(j) = change_of_level(&schema.facts, k) {
+            let theirs = words[j].0.clone();
+            let own = &mut words[k].0;
+            for w in theirs {
+                if !own.contains(&w) {
+                    own.push(w);
+                }
+            }
+        }
+    }
+    words
+}
+
+/// The stated change of the same sentence that the `k`th text number is
+/// the end (or start) of: a number printed after "to" or "from" (and its
+/// currency sign), with a change before it and no clause break between.
+fn change_of_level(facts: &[FactEntry], k: usize) -> Option<usize> {
+    let f = &facts[k];
+    let tokens: Vec<&str> = f.sentence_text.split_whitespace().collect();
+    let mut at = f.token.checked_sub(1)?;
+    if tokens.get(at) == Some(&"$") {
+        at = at.checked_sub(1)?;
+    }
+    if !matches!(tokens.get(at), Some(&"to") | Some(&"from")) {
+        return None;
+    }
+    facts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.sentence == f.sentence && c.is_change && c.token < f.token)
+        .filter(|(_, c)| !tokens[c.token..f.token].contains(&";"))
+        .max_by_key(|(_, c)| c.token)
+        .map(|(j, _)| j)
 }
