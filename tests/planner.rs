@@ -4355,7 +4355,7 @@ fn a_range_of_years_a_row_label_prints_names_that_row_not_the_period() {
         expiring,
         "at december 31 , 2005 , the company had net operating loss carryforwards expiring as follows :",
         &[
-            "in 2005, what portion did the federal nols set to expire between 2016 to 2020 represent in relation to the total federal ones?",
+            "in 2005, what were the federal attributes lapsing from 2016 to 2020 relative to the total federal attributes?",
         ],
         &[Num("0.185187")],
     );
