@@ -4439,3 +4439,52 @@ fn generic_words_in_a_phrase_a_label_prints_name_that_label() {
         &[Num("986150"), Num("59.18")],
     );
 }
+
+#[test]
+fn a_side_of_a_share_that_an_earlier_question_names_is_that_result() {
+    let pension: TableRows = &[
+        &["", "2014", "2013"],
+        &["service cost", "$ 46", "$ 52"],
+        &["interest cost", "118", "109"],
+        &["expected return on plan assets", "( 131 )", "( 125 )"],
+        &["total pension cost before settlement", "$ 33", "$ 36"],
+        &["settlement charge", "21", "-"],
+        &["total net periodic pension cost", "$ 54", "$ 36"],
+        &[
+            "total recognized in other comprehensive income",
+            "$ 88",
+            "$ ( 40 )",
+        ],
+    ];
+    check(
+        pension,
+        "the components of net periodic pension cost were as follows :",
+        &[
+            "what was the settlement charge in 2014?",
+            "and total net periodic pension cost that year?",
+            "what portion of the total was the settlement charge?",
+        ],
+        &[Num("21"), Num("54"), Num("0.388889")],
+    );
+}
+
+#[test]
+fn a_bare_part_of_a_whole_asked_last_is_the_value_asked_before_it() {
+    let reserve: TableRows = &[
+        &["", "2014", "2013"],
+        &["reserve at beginning of year", "$ 6,250", "$ 5,980"],
+        &["provision for claims", "1,410", "1,365"],
+        &["claims paid", "( 1,190 )", "( 1,095 )"],
+        &["reserve at end of year", "$ 6,470", "$ 6,250"],
+    ];
+    check(
+        reserve,
+        "changes in the claims reserve were as follows :",
+        &[
+            "what were claims paid in 2014?",
+            "and the reserve at the beginning of 2014?",
+            "what portion of the beginning reserve does that represent?",
+        ],
+        &[Num("1190"), Num("6250"), Num("0.1904")],
+    );
+}

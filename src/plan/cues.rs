@@ -103,6 +103,9 @@ pub(super) struct Cues {
     pub than_word: Vec<String>,
     /// The word that marks a total row or column ("total").
     pub total_word: String,
+    /// Words that say a side of a ratio is a whole of several ("the total",
+    /// "all stores").
+    pub whole_qualifier: Vec<String>,
     /// The word after a label's head that names what it is a part of
     /// ("of").
     pub part_of: Vec<String>,
@@ -280,6 +283,7 @@ impl Cues {
             comparative_word: plain("ComparativeWord"),
             than_word: plain("ThanWord"),
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
+            whole_qualifier: plain("WholeQualifier"),
             clause_break: plain("ClauseBreak"),
             catch_all: plain("CatchAllWord"),
             part_of: plain("PartOfWord"),

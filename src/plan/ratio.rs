@@ -7,7 +7,9 @@ use super::cues::contains_any;
 use super::ground::same_word;
 use super::history::last_two;
 use super::mention::strip_ratio_lead;
-use super::operand::{operand_from_used, reference_operand, repeats_a_value, Operand, Whole};
+use super::operand::{
+    cell_of_node, operand_from_used, reference_operand, repeats_a_value, Operand, Whole,
+};
 use super::read::first_year;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
@@ -66,6 +68,11 @@ pub(super) fn sum_in_another_year(t: &Turn<'_>) -> Option<Vec<Operand>> {
         .collect::<Option<_>>()?;
     let repeated = repeats_a_value(&terms);
     (terms.len() >= 2 && !repeated).then_some(terms)
+}
+
+/// The year an earlier result is of, if it is of one.
+fn result_year(h: &TurnResult) -> Option<i32> {
+    h.period.as_deref().and_then(|p| p.parse().ok())
 }
 
 /// A part and its whole, when a reading of the question finds both.
@@ -243,9 +250,53 @@ impl RulesPlanner {
         year_default: Option<i32>,
         bare_lead: bool,
     ) -> Result<PartWhole, PlanError> {
-        let Some((num, year)) = self.share_part(t, whole, part, year_default, bare_lead) else {
+        // a side an earlier look-up's question names is that result ("what
+        // portion of the total was residential?" after "and total kwh
+        // sales?"); the two sides name two results
+        let wholes = self.earlier_values_named(t, whole);
+        let mut parts = self.earlier_values_named(t, part);
+        // "what portion of that was X?": the whole is the last result, so X
+        // is another
+        if self.names_earlier(whole) && wholes.is_empty() {
+            let last = t.history.last().map(|h| h.turn);
+            parts.retain(|p| Some(p.turn) != last);
+        }
+        let pair = parts.iter().find_map(|p| {
+            let w = wholes.iter().find(|w| w.turn != p.turn)?;
+            Some((*p, *w))
+        });
+        let named_whole = pair.map(|(_, w)| w).or(wholes.first().copied());
+        let named_part = pair.map(|(p, _)| p).or_else(|| {
+            parts
+                .iter()
+                .copied()
+                .find(|p| named_whole.is_none_or(|w| w.turn != p.turn))
+        });
+        let named_part = named_part.map(|h| (reference_operand(h), result_year(h)));
+        let Some((num, year)) =
+            named_part.or_else(|| self.share_part(t, whole, part, year_default, bare_lead))
+        else {
             return Ok(None);
         };
+        if let Some(h) = named_whole {
+            let den = reference_operand(h);
+            // "what portion of the beginning balance does that represent?"
+            // right after the balance, or a part that reads the whole's
+            // value again: the part is the value asked before it (with
+            // none, the whole is another value than the one asked)
+            let again =
+                (num.spec == den.spec && self.refers_in(part)) || t.same_page_value(&den, &num);
+            let other = t
+                .history
+                .iter()
+                .rev()
+                .find(|o| o.turn != h.turn && o.metric_type == MetricType::Value);
+            match (again, other) {
+                (false, _) if num.spec != den.spec => return Ok(Some((num, Whole::One(den)))),
+                (true, Some(o)) => return Ok(Some((reference_operand(o), Whole::One(den)))),
+                _ => {}
+            }
+        }
         // no year asked: the whole is of the part's own year, if it has one
         let year = year.or_else(|| t.g.cell_of(&num).and_then(|c| c.column_year.or(c.row_year)));
         let whole_words = self.cues.mention_words(whole);
@@ -279,6 +330,66 @@ impl RulesPlanner {
             return Ok(None);
         }
         Ok(Some((num, den)))
+    }
+
+    /// The values earlier look-ups read, latest first, whose question (or
+    /// the label it read) prints every specific word a side of a ratio
+    /// prints, in the year that side or the question names. A side that
+    /// says it is a whole ("the total", "all stores") names only a look-up
+    /// that said so too.
+    fn earlier_values_named<'h>(&self, t: &Turn<'h>, side: &str) -> Vec<&'h TurnResult> {
+        let own = self.cues.specific(&self.cues.mention_words(side));
+        if own.is_empty() {
+            return Vec::new();
+        }
+        let says_whole = |text: &str| {
+            words::tokens(text)
+                .iter()
+                .any(|w| self.cues.whole_qualifier.contains(w))
+        };
+        let whole = says_whole(side);
+        let year = first_year(&self.cues, side).or(t.r.years.first().copied());
+        // the words a look-up is named by, if it is named by every word of
+        // the side, and how many of its words the side leaves out
+        let named = |h: &TurnResult| -> Option<usize> {
+            if h.metric_type != MetricType::Value {
+                return None;
+            }
+            let read: Vec<_> = h.variables.iter().filter(|v| v.sparql.is_some()).collect();
+            if year.is_some() && read.iter().any(|v| v.year.is_some_and(|y| Some(y) != year)) {
+                return None;
+            }
+            // a cell's row label names it; a sentence says more than its number
+            let labels: Vec<&str> = read
+                .iter()
+                .filter(|v| v.node.as_deref().and_then(cell_of_node).is_some())
+                .filter_map(|v| v.metric.as_deref())
+                .collect();
+            if whole && !says_whole(&h.question) && !labels.iter().any(|l| says_whole(l)) {
+                return None;
+            }
+            let mut names = self.cues.specific(&self.cues.mention_words(&h.question));
+            for l in labels {
+                names.extend(self.cues.specific(&content_words(l)));
+            }
+            names.sort();
+            names.dedup();
+            let covered = own.iter().all(|w| names.iter().any(|n| same_word(n, w)));
+            let extra = names
+                .iter()
+                .filter(|n| !own.iter().any(|w| same_word(n, w)))
+                .count();
+            covered.then_some(extra)
+        };
+        // the closest-named first, then the latest
+        let mut found: Vec<(usize, &TurnResult)> = t
+            .history
+            .iter()
+            .rev()
+            .filter_map(|h| named(h).map(|extra| (extra, *h)))
+            .collect();
+        found.sort_by_key(|(extra, _)| *extra);
+        found.into_iter().map(|(_, h)| h).collect()
     }
 
     /// The part of a share, grounded with the whole's words to place it
