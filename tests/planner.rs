@@ -4488,3 +4488,47 @@ fn a_bare_part_of_a_whole_asked_last_is_the_value_asked_before_it() {
         &[Num("1190"), Num("6250"), Num("0.1904")],
     );
 }
+
+#[test]
+fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
+    let leases: TableRows = &[
+        &["", "operating leases"],
+        &["2015", "$ 83,382"],
+        &["2016", "76,715"],
+        &["2017", "68,240"],
+        &["2018", "59,118"],
+        &["thereafter", "162,440"],
+        &["total minimum lease payments", "$ 449,895"],
+    ];
+    check(
+        leases,
+        "future minimum lease payments at december 31 , 2014 were as follows :",
+        &[
+            "what are the minimum lease payments due in 2017?",
+            "and in 2018?",
+            "what is the sum?",
+        ],
+        &[Num("68240"), Num("59118"), Num("127358")],
+    );
+}
+
+#[test]
+fn a_schedules_first_year_lost_into_the_header_takes_the_total_rows_words_too() {
+    let leases: TableRows = &[
+        &["", "$ 83,382"],
+        &["2016", "76,715"],
+        &["2017", "68,240"],
+        &["2018", "59,118"],
+        &["thereafter", "162,440"],
+        &["total minimum lease payments", "$ 449,895"],
+    ];
+    check(
+        leases,
+        "future minimum lease payments at december 31 , 2014 were as follows :",
+        &[
+            "what were minimum lease payments due in 2015?",
+            "what portion of total minimum lease payments is that?",
+        ],
+        &[Num("83382"), Num("0.185336")],
+    );
+}

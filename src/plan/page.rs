@@ -31,7 +31,9 @@ pub(super) struct PageIndex {
     /// around a text number that prints the row's amount.
     pub row_text_words: Vec<Vec<String>>,
     /// The caption's words for each row named only "total" (see
-    /// [`caption_names_total`]); empty for other rows.
+    /// [`caption_names_total`]), and a schedule's total's words for each of
+    /// its year rows (see [`schedule_total_names_years`]); empty for other
+    /// rows.
     pub row_caption_words: Vec<Vec<String>>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
@@ -389,6 +391,47 @@ fn text_alias_words(
     aliases
 }
 
+/// In a schedule whose rows are years ("2011", "2012", ..., "total
+/// minimum lease payments"), the total row's label names what every year
+/// row measures: the year rows take its words (less the total word), and a
+/// total row named only "total" lends its caption's.
+fn schedule_total_names_years(
+    schema: &Schema,
+    cues: &Cues,
+    row_words: &[Vec<String>],
+    row_caption_words: &mut [Vec<String>],
+) {
+    let total = words::stem(&cues.total_word);
+    let year_rows: Vec<usize> = (0..row_words.len())
+        .filter(|&r| {
+            cues.specific(&row_words[r]).is_empty()
+                && schema
+                    .cells
+                    .iter()
+                    .any(|c| c.row == r && c.row_year.is_some())
+        })
+        .collect();
+    let totals: Vec<usize> = (0..row_words.len())
+        .filter(|&r| row_words[r].contains(&total))
+        .collect();
+    let ([.., _, _], [t]) = (year_rows.as_slice(), totals.as_slice()) else {
+        return;
+    };
+    let names: Vec<String> = row_words[*t]
+        .iter()
+        .chain(&row_caption_words[*t])
+        .filter(|w| **w != total)
+        .cloned()
+        .collect();
+    for r in year_rows {
+        for w in &names {
+            if !row_caption_words[r].contains(w) {
+                row_caption_words[r].push(w.clone());
+            }
+        }
+    }
+}
+
 /// A row named only "total" totals what the table is about: the words of
 /// its caption, the sentence just before the table ("the following table
 /// summarizes our contractual obligations"), less months and cue words.
@@ -717,7 +760,8 @@ impl PageIndex {
         let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
         let flow_row_year = flow_row_years(schema, &printed_boundary);
         let row_boundary = bracket_years(schema, printed_boundary);
-        let row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
+        let mut row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
+        schedule_total_names_years(schema, cues, &row_words, &mut row_caption_words);
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
         let vocabulary = idf
             .keys()
@@ -776,6 +820,7 @@ impl PageIndex {
             ),
             lost_row_words: lost_row_words(
                 &row_words,
+                &row_caption_words,
                 lost_row_year.is_some() || lost_row_quarter.is_some() || lost_row_month.is_some(),
             ),
             column_unnamed_group: unnamed_column_groups(schema, &column_words),
@@ -869,17 +914,22 @@ fn lost_row_period(
 }
 
 /// The words a lost first row shares with its sequence ("quarter" of
-/// "second quarter", "third quarter"): the words of the first two rows
-/// both carry, when the rows' sequence gave the lost row a period.
-fn lost_row_words(row_words: &[Vec<String>], period_known: bool) -> Vec<String> {
-    match (period_known, row_words.first(), row_words.get(1)) {
-        (true, Some(first), Some(second)) => first
-            .iter()
-            .filter(|w| second.contains(w))
-            .cloned()
-            .collect(),
-        _ => Vec::new(),
+/// "second quarter", "third quarter"; a schedule total's words its year
+/// rows take): the words of the first two rows both carry, when the rows'
+/// sequence gave the lost row a period.
+fn lost_row_words(
+    row_words: &[Vec<String>],
+    row_caption_words: &[Vec<String>],
+    period_known: bool,
+) -> Vec<String> {
+    if !period_known || row_words.len() < 2 {
+        return Vec::new();
     }
+    let named = |r: usize| row_words[r].iter().chain(&row_caption_words[r]);
+    let second: Vec<&String> = named(1).collect();
+    let mut out: Vec<String> = named(0).filter(|w| second.contains(w)).cloned().collect();
+    out.dedup();
+    out
 }
 
 /// Whether each text number is where a move started (after "from") or
