@@ -4532,3 +4532,22 @@ fn a_schedules_first_year_lost_into_the_header_takes_the_total_rows_words_too() 
         &[Num("83382"), Num("0.185336")],
     );
 }
+
+#[test]
+fn a_second_respectively_list_takes_the_years_of_the_list_before_it() {
+    check(
+        &[
+            &["", "2014", "2013"],
+            &["stores open at year end", "310", "296"],
+        ],
+        "occupancy costs were $ 255 million , $ 241 million and $ 228 million in 2014 , \
+         2013 and 2012 , respectively , including common area charges of $ 18 million , \
+         $ 16 million and $ 15 million , respectively .",
+        &[
+            "how much in common area charges was included in 2013 occupancy costs?",
+            "what were occupancy costs in 2014?",
+            "and in 2012?",
+        ],
+        &[Num("16"), Num("255"), Num("228")],
+    );
+}

@@ -373,6 +373,49 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             }
         }
     }
+    // "$a , $b and $c in 2014 , 2013 and 2012 , respectively , including
+    // X of $d , $e and $f , respectively": a second list of as many amounts,
+    // with no years of its own, takes the years of the list mapped before it
+    let mapped: Vec<(usize, Vec<i32>)> = amount_runs
+        .iter()
+        .filter(|r| r.iter().all(|k| listed[*k]))
+        .filter_map(|r| {
+            let ys: Vec<i32> = r.iter().filter_map(|k| numbers[*k].year).collect();
+            (ys.len() == r.len()).then(|| (numbers[r[r.len() - 1]].token_index, ys))
+        })
+        .collect();
+    for run in &amount_runs {
+        let (start, end) = (
+            numbers[run[0]].token_index,
+            numbers[run[run.len() - 1]].token_index,
+        );
+        let closes_with_respectively = tokens
+            .iter()
+            .skip(end + 1)
+            .take(4)
+            .any(|t| t.starts_with("respectively"));
+        let years_inside = years.iter().any(|(p, _)| *p > start && *p < end + 4);
+        if run.len() < 2
+            || run.iter().any(|k| listed[*k])
+            || !closes_with_respectively
+            || years_inside
+        {
+            continue;
+        }
+        let Some((_, ys)) = mapped
+            .iter()
+            .rev()
+            .find(|(at, ys)| *at < start && ys.len() == run.len())
+        else {
+            continue;
+        };
+        let context = tokens[start.saturating_sub(12)..(end + 5).min(tokens.len())].join(" ");
+        for (k, y) in run.iter().zip(ys) {
+            numbers[*k].year = Some(*y);
+            numbers[*k].context = context.clone();
+            listed[*k] = true;
+        }
+    }
     // "40 cents per share in 2007 , 2006 and 2005": one amount, then a list
     // of years and no other amount before the list ends
     for year_run in &year_runs {

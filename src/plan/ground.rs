@@ -245,8 +245,8 @@ impl<'a> Grounder<'a> {
         }
         let from = self.schema.facts.iter().find(|f| &f.context == label)?;
         // "93000 gas customers ... 132000 electric customers and 86000 gas
-        // customers as of 2007": the number followed by the same words,
-        // then the nearest
+        // customers as of 2007": a number of the same list first, then the
+        // number followed by the same words, then the nearest
         let after = words_after(from);
         self.schema
             .facts
@@ -254,7 +254,11 @@ impl<'a> Grounder<'a> {
             .filter(|f| f.sentence == from.sentence && f.year == Some(year) && !f.is_year_mention)
             .min_by_key(|f| {
                 let shared = words_after(f).iter().filter(|w| after.contains(w)).count();
-                (usize::MAX - shared, f.token.abs_diff(from.token))
+                (
+                    f.context != from.context,
+                    usize::MAX - shared,
+                    f.token.abs_diff(from.token),
+                )
             })
             .map(fact_operand)
     }
