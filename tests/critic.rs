@@ -581,3 +581,33 @@ fn a_level_read_twice_is_revised_to_the_change_the_text_states() {
     assert_eq!(critic.findings[0].check, CheckKind::SameValue);
     assert!(critic.revisions[0].accepted, "{critic:#?}");
 }
+
+#[test]
+fn an_amount_printed_with_a_currency_sign_is_no_year_whatever_its_row() {
+    let row = |label: &str, cells: [&str; 2]| Row {
+        label: label.to_string(),
+        cells: cells.iter().map(|c| parse_cell(c)).collect(),
+    };
+    let page = Conversation {
+        id: "Test_WIDGET/2012/page_9.pdf-1".to_string(),
+        document: Document {
+            pre_text: "changes in the benefit obligation :".to_string(),
+            post_text: String::new(),
+            table: Table {
+                columns: vec!["2012".to_string(), "2011".to_string()],
+                rows: vec![
+                    row("obligation at beginning of year", ["$ 2,020", "$ 1,842"]),
+                    row("service cost", ["64", "58"]),
+                    row("obligation at end of year", ["$ 2,221", "$ 2,020"]),
+                ],
+            },
+        },
+        questions: Vec::new(),
+    };
+    let mut planners = Planners::single(rules()).with_critic(deterministic());
+    let mut session = Session::new(&page).expect("the page's graph builds");
+    let trace = session.ask_with(&mut planners, "what was the obligation at the end of 2011?");
+    assert_eq!(trace.answer, number(2020), "{trace:#?}");
+    let critic = trace.critic.expect("the critic's review is traced");
+    assert!(critic.findings.is_empty(), "{critic:#?}");
+}

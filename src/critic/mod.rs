@@ -260,13 +260,22 @@ impl Deterministic {
         })
     }
 
-    /// A table cell in the range of years is an amount ("revenue" of 1950)
-    /// unless it is a punctuation code ("2014" for an em dash) or its row
+    /// A table cell in the range of years is an amount ("revenue" of 1950,
+    /// any cell printed "$ 2,020") unless it is a punctuation code ("2014" for an em dash) or its row
     /// names a year or date (a column "year ended ..." names the period); a
     /// number of the text in that range reads as a year.
     fn cell_reads_as_year(&self, v: &UsedValue) -> bool {
         if !v.node.as_deref().is_some_and(|n| n.contains("/cell/")) {
             return true;
+        }
+        // a cell printed with a currency sign or a thousands separator
+        // ("$ 2,020") is an amount, whatever its row
+        let printed = v
+            .source
+            .rsplit_once(": `")
+            .map_or("", |(_, raw)| raw.trim_end_matches('`'));
+        if printed.contains('$') || printed.contains(',') {
+            return false;
         }
         let printed = v.value.normalize().to_string();
         self.punctuation_code.contains(&printed)
