@@ -4551,3 +4551,30 @@ fn a_second_respectively_list_takes_the_years_of_the_list_before_it() {
         &[Num("16"), Num("255"), Num("228")],
     );
 }
+
+#[test]
+fn a_value_asked_as_a_part_of_the_one_before_is_the_part_of_a_bare_percentage() {
+    let obligations: TableRows = &[
+        &["", "total", "2013", "2014-2015", "thereafter"],
+        &["long-term debt", "$ 3,412", "$ 250", "$ 900", "$ 2,262"],
+        &["operating leases", "582", "118", "201", "263"],
+        &["purchase obligations", "1,970", "1,045", "610", "315"],
+        &[
+            "total contractual obligations",
+            "$ 5,964",
+            "$ 1,413",
+            "$ 1,711",
+            "$ 2,840",
+        ],
+    ];
+    check(
+        obligations,
+        "our contractual obligations at december 31 , 2012 were as follows :",
+        &[
+            "what are the total contractual obligations?",
+            "and how much of that is operating leases?",
+            "what percentage is that?",
+        ],
+        &[Num("5964"), Num("582"), Num("0.0975855")],
+    );
+}

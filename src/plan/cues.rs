@@ -106,6 +106,8 @@ pub(super) struct Cues {
     /// Words that say a side of a ratio is a whole of several ("the total",
     /// "all stores").
     pub whole_qualifier: Vec<String>,
+    /// Words that ask for a part of the value before ("how much of that").
+    pub partitive_reference: Vec<String>,
     /// The word after a label's head that names what it is a part of
     /// ("of").
     pub part_of: Vec<String>,
@@ -284,6 +286,7 @@ impl Cues {
             than_word: plain("ThanWord"),
             total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
             whole_qualifier: plain("WholeQualifier"),
+            partitive_reference: plain("PartitiveReference"),
             clause_break: plain("ClauseBreak"),
             catch_all: plain("CatchAllWord"),
             part_of: plain("PartOfWord"),

@@ -123,6 +123,14 @@ impl RulesPlanner {
         if !values {
             return false;
         }
+        // "and how much of that is operating leases?": asked as a part of
+        // the value before it
+        if contains_any(
+            &format!(" {} ", words::tokens(&later.question).join(" ")),
+            &self.cues.partitive_reference,
+        ) {
+            return true;
+        }
         let own = self.cues.specific(&t.own_metric);
         let names = |h: &TurnResult| {
             let label = content_words(&h.description);
