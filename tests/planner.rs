@@ -4578,3 +4578,29 @@ fn a_value_asked_as_a_part_of_the_one_before_is_the_part_of_a_bare_percentage() 
         &[Num("5964"), Num("582"), Num("0.0975855")],
     );
 }
+
+#[test]
+fn the_sum_of_the_two_changes_adds_the_last_two_changes_however_far_apart() {
+    check(
+        SALES,
+        "",
+        &[
+            "what were net sales in 2009?",
+            "and in 2008?",
+            "what was the change?",
+            "what was operating income in 2009?",
+            "and in 2008?",
+            "what was the change in operating income?",
+            "what is the sum of the two changes?",
+        ],
+        &[
+            Num("1500"),
+            Num("1200"),
+            Num("300"),
+            Num("300"),
+            Num("240"),
+            Num("60"),
+            Num("360"),
+        ],
+    );
+}

@@ -101,7 +101,7 @@ impl RulesPlanner {
     }
 
     /// The words that name an earlier result of `kind`.
-    fn kind_words(&self, kind: MetricType) -> Vec<String> {
+    pub(super) fn kind_words(&self, kind: MetricType) -> Vec<String> {
         match kind {
             MetricType::Change => self.cues.change_word.clone(),
             MetricType::Sum => [&self.cues.sum_word[..], &self.cues.weak_sum_trigger[..]].concat(),

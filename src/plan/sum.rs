@@ -39,6 +39,11 @@ impl RulesPlanner {
                 ]));
             }
         }
+        // "what is the sum of the two changes?" after two look-ups each: the
+        // last two results of the kind the question names, however far apart
+        if let Some(terms) = self.last_two_of_kind_named(t) {
+            return Ok(SumTerms::Values(terms));
+        }
         // "including 2008, what then becomes that total?" / "including the
         // transmission revenue"; not "the sum of A , B and C in 2009", which
         // names its own terms
@@ -266,6 +271,41 @@ impl RulesPlanner {
             }
         }
         None
+    }
+
+    /// The last two results of a kind a question counts two of ("the sum
+    /// of the two changes"), when it names nothing else.
+    fn last_two_of_kind_named(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        let r = &t.r;
+        let named: Vec<String> = r
+            .metric
+            .iter()
+            .filter(|w| !self.cues.is_kind_word(w))
+            .cloned()
+            .collect();
+        if !r.years.is_empty() || !self.cues.specific(&named).is_empty() {
+            return None;
+        }
+        let toks: Vec<&str> = r.text.split_whitespace().collect();
+        let kind = [MetricType::Change, MetricType::Ratio]
+            .into_iter()
+            .find(|k| {
+                let stems: Vec<String> = self
+                    .kind_words(k.clone())
+                    .iter()
+                    .map(|w| words::stem(w))
+                    .collect();
+                toks.windows(2).any(|w| {
+                    self.cues.number_word(w[0]).and_then(small_count) == Some(2)
+                        && stems.contains(&words::stem(w[1]))
+                })
+            })?;
+        let of_kind: Vec<&&TurnResult> =
+            t.history.iter().filter(|h| h.metric_type == kind).collect();
+        match of_kind.as_slice() {
+            [.., x, y] => Some(vec![reference_operand(x), reference_operand(y)]),
+            _ => None,
+        }
     }
 
     /// "what is the total sum?": an earlier sum plus the values asked since
