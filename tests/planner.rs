@@ -4604,3 +4604,26 @@ fn the_sum_of_the_two_changes_adds_the_last_two_changes_however_far_apart() {
         ],
     );
 }
+
+#[test]
+fn the_whole_of_a_part_added_over_two_years_is_of_no_one_year() {
+    let leases: TableRows = &[
+        &["", "operating leases", "capital leases"],
+        &["2015", "$ 83,382", "$ 1,210"],
+        &["2016", "76,715", "1,150"],
+        &["2017", "68,240", "980"],
+        &["thereafter", "162,440", "2,400"],
+        &["total minimum lease payments", "$ 390,777", "$ 5,740"],
+    ];
+    check(
+        leases,
+        "future minimum lease payments at december 31 , 2014 were as follows :",
+        &[
+            "what are the minimum operating lease payments due in 2015?",
+            "and in 2016?",
+            "what is the total of those two years?",
+            "what portion of total minimum operating lease payments is due in those two years?",
+        ],
+        &[Num("83382"), Num("76715"), Num("160097"), Num("0.4096889")],
+    );
+}

@@ -14,7 +14,7 @@ use super::read::first_year;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::{MetricType, TurnResult, ValueSpec};
+use crate::turn::{MetricType, ResultRef, TurnResult, ValueSpec};
 use crate::words::{self, content_words};
 
 /// The value an earlier change started from, when `num` reads that change.
@@ -305,8 +305,22 @@ impl RulesPlanner {
                 _ => {}
             }
         }
-        // no year asked: the whole is of the part's own year, if it has one
-        let year = year.or_else(|| t.g.cell_of(&num).and_then(|c| c.column_year.or(c.row_year)));
+        // no year asked: the whole is of the part's own year, if it has one;
+        // a part added over several years ("those two years") has none
+        let spans_years = match &num.spec {
+            ValueSpec::Reference(ResultRef(k)) => t.history.iter().any(|h| {
+                let mut years: Vec<i32> = h.variables.iter().filter_map(|v| v.year).collect();
+                years.sort_unstable();
+                years.dedup();
+                h.turn == *k && h.metric_type == MetricType::Sum && years.len() >= 2
+            }),
+            _ => false,
+        };
+        let year = if spans_years && first_year(&self.cues, &t.r.text).is_none() {
+            None
+        } else {
+            year.or_else(|| t.g.cell_of(&num).and_then(|c| c.column_year.or(c.row_year)))
+        };
         let whole_words = self.cues.mention_words(whole);
         // "of the 2001 value", "of the increase": a whole that names only a
         // year, or a kind of result computed before, is a value asked
