@@ -273,17 +273,22 @@ impl RulesPlanner {
         None
     }
 
-    /// The last two results of a kind a question counts two of ("the sum
-    /// of the two changes"), when it names nothing else.
-    fn last_two_of_kind_named(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
-        let r = &t.r;
-        let named: Vec<String> = r
-            .metric
+    /// Whether a question's metric words name something besides a kind of
+    /// result ("changes", "totals").
+    fn names_more_than_a_kind(&self, metric: &[String]) -> bool {
+        let named: Vec<String> = metric
             .iter()
             .filter(|w| !self.cues.is_kind_word(w))
             .cloned()
             .collect();
-        if !r.years.is_empty() || !self.cues.specific(&named).is_empty() {
+        !self.cues.specific(&named).is_empty()
+    }
+
+    /// The last two results of a kind a question counts two of ("the sum
+    /// of the two changes"), when it names nothing else.
+    fn last_two_of_kind_named(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        let r = &t.r;
+        if !r.years.is_empty() || self.names_more_than_a_kind(&r.metric) {
             return None;
         }
         let toks: Vec<&str> = r.text.split_whitespace().collect();
@@ -326,13 +331,7 @@ impl RulesPlanner {
         // "what is the sum of the two changes?": the last two results, when
         // they are of one kind other than a value
         let two = self.counted_values(&r.text).is_none_or(|n| n == 2);
-        let named: Vec<String> = r
-            .metric
-            .iter()
-            .filter(|w| !self.cues.is_kind_word(w))
-            .cloned()
-            .collect();
-        if two && years.is_empty() && self.cues.specific(&named).is_empty() {
+        if two && years.is_empty() && !self.names_more_than_a_kind(&r.metric) {
             if let Some((x, y)) = last_two_of_one_kind(history) {
                 return Ok(SumTerms::Values(vec![x, y]));
             }
