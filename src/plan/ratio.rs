@@ -70,11 +70,6 @@ pub(super) fn sum_in_another_year(t: &Turn<'_>) -> Option<Vec<Operand>> {
     (terms.len() >= 2 && !repeated).then_some(terms)
 }
 
-/// The year an earlier result is of, if it is of one.
-fn result_year(h: &TurnResult) -> Option<i32> {
-    h.period.as_deref().and_then(|p| p.parse().ok())
-}
-
 /// A part and its whole, when a reading of the question finds both.
 pub(super) type PartWhole = Option<(Operand, Whole)>;
 
@@ -280,7 +275,11 @@ impl RulesPlanner {
                 .copied()
                 .find(|p| named_whole.is_none_or(|w| w.turn != p.turn))
         });
-        let named_part = named_part.map(|h| (reference_operand(h), result_year(h)));
+        let named_part = named_part.map(|h| {
+            let o = reference_operand(h);
+            let year = o.year;
+            (o, year)
+        });
         let Some((num, year)) =
             named_part.or_else(|| self.share_part(t, whole, part, year_default, bare_lead))
         else {
@@ -308,12 +307,14 @@ impl RulesPlanner {
         // no year asked: the whole is of the part's own year, if it has one;
         // a part added over several years ("those two years") has none
         let spans_years = match &num.spec {
-            ValueSpec::Reference(ResultRef(k)) => t.history.iter().any(|h| {
-                let mut years: Vec<i32> = h.variables.iter().filter_map(|v| v.year).collect();
-                years.sort_unstable();
-                years.dedup();
-                h.turn == *k && h.metric_type == MetricType::Sum && years.len() >= 2
-            }),
+            ValueSpec::Reference(ResultRef(k)) => {
+                t.history.iter().find(|h| h.turn == *k).is_some_and(|h| {
+                    let mut years: Vec<i32> = h.variables.iter().filter_map(|v| v.year).collect();
+                    years.sort_unstable();
+                    years.dedup();
+                    h.metric_type == MetricType::Sum && years.len() >= 2
+                })
+            }
             _ => false,
         };
         let year = if spans_years && first_year(&self.cues, &t.r.text).is_none() {
