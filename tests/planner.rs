@@ -4534,6 +4534,54 @@ fn a_schedules_first_year_lost_into_the_header_takes_the_total_rows_words_too() 
 }
 
 #[test]
+fn a_schedule_without_a_total_is_named_by_its_caption_and_its_lost_first_year_too() {
+    // the header row is the first year's amounts (2016): no label prints
+    // what the rows measure, only the caption does
+    let obligations: TableRows = &[
+        &["", "$ 412", "$ 57"],
+        &["2017", "398", "55"],
+        &["2018", "377", "52"],
+        &["2019", "365", "50"],
+    ];
+    let text = "in 2016 , we expect to contribute $ 120 million to the plans . \
+        total retiree payments in 2016 are expected to be about $ 470 million . \
+        the following retiree payments are expected to be paid ( excluding \
+        settlement charges ) :";
+    check(
+        obligations,
+        text,
+        &[
+            "what are the expected retiree payments in 2016?",
+            "and in 2018?",
+            "what is the sum?",
+        ],
+        &[Num("412"), Num("377"), Num("789")],
+    );
+}
+
+#[test]
+fn what_a_schedules_caption_excludes_does_not_name_its_rows() {
+    let maturities: TableRows = &[
+        &["", "amount ( in thousands )"],
+        &["2014", "385,373"],
+        &["2015", "1,110,566"],
+        &["2016", "270,852"],
+    ];
+    let text = "the fair value excludes lease obligations of $ 149 million at the utility . \
+        the annual long-term debt maturities ( excluding lease obligations ) for the \
+        next three years are as follows :";
+    check(
+        maturities,
+        text,
+        &[
+            "what are the annual long-term debt maturities in 2014?",
+            "what are lease obligations at the utility?",
+        ],
+        &[Num("385373"), Num("149")],
+    );
+}
+
+#[test]
 fn a_second_respectively_list_takes_the_years_of_the_list_before_it() {
     check(
         &[

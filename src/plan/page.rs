@@ -399,6 +399,7 @@ fn schedule_total_names_years(
     schema: &Schema,
     cues: &Cues,
     row_words: &[Vec<String>],
+    column_words: &[Vec<String>],
     row_caption_words: &mut [Vec<String>],
 ) {
     let total = words::stem(&cues.total_word);
@@ -414,15 +415,20 @@ fn schedule_total_names_years(
     let totals: Vec<usize> = (0..row_words.len())
         .filter(|&r| row_words[r].contains(&total))
         .collect();
-    let ([.., _, _], [t]) = (year_rows.as_slice(), totals.as_slice()) else {
-        return;
+    let names: Vec<String> = match (year_rows.as_slice(), totals.as_slice()) {
+        ([.., _, _], [t]) => row_words[*t]
+            .iter()
+            .chain(&row_caption_words[*t])
+            .filter(|w| **w != total)
+            .cloned()
+            .collect(),
+        // no total: the caption names what each year row measures, when
+        // no column names a measure of its own
+        ([.., _, _], []) if column_words.iter().all(|c| cues.specific(c).is_empty()) => {
+            caption_words(schema, cues).unwrap_or_default()
+        }
+        _ => return,
     };
-    let names: Vec<String> = row_words[*t]
-        .iter()
-        .chain(&row_caption_words[*t])
-        .filter(|w| **w != total)
-        .cloned()
-        .collect();
     for r in year_rows {
         for w in &names {
             if !row_caption_words[r].contains(w) {
@@ -430,6 +436,47 @@ fn schedule_total_names_years(
             }
         }
     }
+}
+
+/// The specific words of the table's caption, the sentence just before the
+/// table ("the following table summarizes our contractual obligations"),
+/// less months and numbers; none when that sentence states amounts the
+/// table does not print (a fact of its own, not a caption).
+fn caption_words(schema: &Schema, cues: &Cues) -> Option<Vec<String>> {
+    let caption_index = schema.pre_sentences.checked_sub(1)?;
+    let caption = schema.sentences.get(caption_index)?;
+    let states_amounts = schema.facts.iter().any(|f| {
+        f.sentence == caption_index
+            && !f.is_year_mention
+            && !f.percent
+            && !schema.cells.iter().any(|c| c.value.abs() == f.value.abs())
+    });
+    if states_amounts {
+        return None;
+    }
+    // "( excluding lease obligations )" names what the table leaves out
+    let mut kept: Vec<&str> = Vec::new();
+    let mut excluded = false;
+    let tokens: Vec<&str> = caption.split_whitespace().collect();
+    for (i, t) in tokens.iter().enumerate() {
+        if matches!(t.as_bytes(), [b')' | b',' | b';']) {
+            excluded = false;
+        } else if cues.exclusion_connector.iter().any(|c| {
+            let c: Vec<&str> = c.split_whitespace().collect();
+            tokens[i..].starts_with(&c)
+        }) {
+            excluded = true;
+        }
+        if !excluded {
+            kept.push(t);
+        }
+    }
+    Some(
+        cues.specific(&content_words(&kept.join(" ")))
+            .into_iter()
+            .filter(|w| words::month_in(w).is_none() && !w.chars().any(|c| c.is_ascii_digit()))
+            .collect(),
+    )
 }
 
 /// A row named only "total" totals what the table is about: the words of
@@ -442,30 +489,9 @@ fn caption_names_total(
     row_boundary: &[Option<Boundary>],
 ) -> Vec<Vec<String>> {
     let mut aliases: Vec<Vec<String>> = vec![Vec::new(); row_words.len()];
-    let Some(caption) = schema
-        .pre_sentences
-        .checked_sub(1)
-        .and_then(|k| schema.sentences.get(k))
-    else {
+    let Some(words) = caption_words(schema, cues) else {
         return aliases;
     };
-    // a sentence that states amounts the table does not print is a fact of
-    // its own, not the table's caption
-    let caption_index = schema.pre_sentences - 1;
-    let states_amounts = schema.facts.iter().any(|f| {
-        f.sentence == caption_index
-            && !f.is_year_mention
-            && !f.percent
-            && !schema.cells.iter().any(|c| c.value.abs() == f.value.abs())
-    });
-    if states_amounts {
-        return aliases;
-    }
-    let words: Vec<String> = cues
-        .specific(&content_words(caption))
-        .into_iter()
-        .filter(|w| words::month_in(w).is_none() && !w.chars().any(|c| c.is_ascii_digit()))
-        .collect();
     let total = words::stem(&cues.total_word);
     // a roll-forward's closing balance is the amount the caption names;
     // every closing row after the last opening one ("net balance at
@@ -761,7 +787,13 @@ impl PageIndex {
         let flow_row_year = flow_row_years(schema, &printed_boundary);
         let row_boundary = bracket_years(schema, printed_boundary);
         let mut row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
-        schedule_total_names_years(schema, cues, &row_words, &mut row_caption_words);
+        schedule_total_names_years(
+            schema,
+            cues,
+            &row_words,
+            &column_words,
+            &mut row_caption_words,
+        );
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
         let vocabulary = idf
             .keys()
