@@ -4560,6 +4560,24 @@ fn a_schedule_without_a_total_is_named_by_its_caption_and_its_lost_first_year_to
 }
 
 #[test]
+fn a_range_of_years_in_a_schedule_is_one_of_its_year_rows() {
+    let payments: TableRows = &[
+        &["", "$ 412", "$ 57"],
+        &["2017", "398", "55"],
+        &["2018", "377", "52"],
+        &["2019-2023", "1,840", "241"],
+    ];
+    let text = "total retiree payments in 2016 were about $ 470 million . \
+        the following retiree payments are expected to be paid :";
+    check(
+        payments,
+        text,
+        &["what are the expected retiree payments for 2019-2023?"],
+        &[Num("1840")],
+    );
+}
+
+#[test]
 fn what_a_schedules_caption_excludes_does_not_name_its_rows() {
     let maturities: TableRows = &[
         &["", "amount ( in thousands )"],

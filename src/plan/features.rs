@@ -59,6 +59,7 @@ features! {
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
     cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
     cell_year_other = -1.5, "The cell's year is another year than the one asked.";
+    range_other = -1.0, "The question prints a range of years a row label prints (\"2018-2022\"), and the candidate's row is a single year (or the first row the table lost into its headers).";
     cell_year_in_label = 0.8, "The cell has no year of its own, but its labels print the year asked.";
     cell_year_absent = -0.3, "A year is asked and the cell's labels print none.";
     date_match = 0.3, "The question prints the column's date (\"january 3, 2009\", or its month and year): it names that column (the year counts as matched).";

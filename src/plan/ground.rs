@@ -108,6 +108,10 @@ pub(super) struct Grounder<'a> {
     /// of its label that holds a number ("due in more than 5 years").
     pub(super) numbered_row: Vec<bool>,
     pub(super) numbered_column: Vec<bool>,
+    /// Whether the question prints a range of years some row label prints
+    /// ("payments for 2018-2022" beside a row "2018-2022"): then a row of
+    /// one year, or the lost first row, is another period.
+    pub(super) asks_row_range: bool,
     /// The year the question asks about what comes after ("after 2014").
     after_year: Option<i32>,
     /// The words of a "thereafter" label.
@@ -172,6 +176,7 @@ impl<'a> Grounder<'a> {
             excluded: HashSet::new(),
             numbered_row: numbered(&schema.rows),
             numbered_column: numbered(&schema.columns),
+            asks_row_range: asks_row_range(schema, &spaced, cues),
             after_year: cues.after_year(&spaced),
             thereafter: cues.thereafter.clone(),
             asks_catch_all: tokens.iter().any(|w| cues.catch_all.contains(w)),
@@ -801,6 +806,21 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
             named && question.contains(&format!(" {} ", w.join(" ")))
         })
     })
+}
+
+/// Whether the question prints a range of years that a row label prints.
+fn asks_row_range(schema: &Schema, question: &str, cues: &Cues) -> bool {
+    use super::read::{split_year_ranges, year_ranges};
+    let asked = year_ranges(&split_year_ranges(question), &cues.range_joiner);
+    !asked.is_empty()
+        && schema.rows.iter().any(|(l, _)| {
+            year_ranges(
+                &split_year_ranges(&crate::words::normalise_question(l)),
+                &cues.range_joiner,
+            )
+            .iter()
+            .any(|r| asked.contains(r))
+        })
 }
 
 /// The three words printed after a text number (its context holds up to

@@ -403,13 +403,22 @@ fn schedule_total_names_years(
     row_caption_words: &mut [Vec<String>],
 ) {
     let total = words::stem(&cues.total_word);
+    // a row of years, or of a range of years ("2018-2022")
+    let range = |r: usize| {
+        let label = words::normalise_question(&schema.rows[r].0);
+        !super::read::year_ranges(&super::read::split_year_ranges(&label), &cues.range_joiner)
+            .is_empty()
+    };
     let year_rows: Vec<usize> = (0..row_words.len())
         .filter(|&r| {
-            cues.specific(&row_words[r]).is_empty()
-                && schema
-                    .cells
-                    .iter()
-                    .any(|c| c.row == r && c.row_year.is_some())
+            cues.specific(&row_words[r])
+                .iter()
+                .all(|w| w.bytes().any(|b| b.is_ascii_digit()))
+                && (range(r)
+                    || schema
+                        .cells
+                        .iter()
+                        .any(|c| c.row == r && c.row_year.is_some()))
         })
         .collect();
     let totals: Vec<usize> = (0..row_words.len())

@@ -468,7 +468,7 @@ fn drop_name_years(text: &str, schema: &Schema, years: &mut Vec<i32>) {
 
 /// The first and last year of each range of years `text` prints ("2016 to
 /// 2020", "2016 - 2020").
-fn year_ranges(text: &str, joiners: &[String]) -> Vec<(i32, i32)> {
+pub(super) fn year_ranges(text: &str, joiners: &[String]) -> Vec<(i32, i32)> {
     let toks: Vec<&str> = text.split_whitespace().collect();
     toks.windows(3)
         .filter(|w| joiners.iter().any(|j| j == w[1]))
@@ -503,7 +503,7 @@ fn drop_range_label_years(text: &str, schema: &Schema, joiners: &[String], years
 }
 
 /// "2007-2009" written as its two years and the dash between them.
-fn split_year_ranges(text: &str) -> String {
+pub(super) fn split_year_ranges(text: &str) -> String {
     let year = |t: &str| crate::kg::text::as_year(t).is_some();
     let toks: Vec<String> = text
         .split_whitespace()

@@ -55,6 +55,9 @@ impl Grounder<'_> {
         };
         self.cell_cue_features(&mut f, cell, boundary);
         self.cell_year_features(&mut f, cell, year);
+        if self.asks_row_range && cell.row_year.is_some() {
+            f.set(F::range_other, 1.0);
+        }
         // a question without the word may still mean such a row: "other"
         // is part of fixed terms ("other comprehensive income")
         // and only when the table's labels print the mention's other words
@@ -474,6 +477,9 @@ impl Grounder<'_> {
             (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
             (Some(_), None) => f.set(F::cell_year_absent, 1.0),
             (None, _) => f.set(F::column_position, h.column as f64),
+        }
+        if self.asks_row_range && self.page.lost_row_year.is_some() {
+            f.set(F::range_other, 1.0);
         }
         f.set(F::header_source, 1.0);
         f
