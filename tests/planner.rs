@@ -4490,6 +4490,23 @@ fn a_bare_part_of_a_whole_asked_last_is_the_value_asked_before_it() {
 }
 
 #[test]
+fn a_shares_part_is_found_by_the_words_that_tell_it_from_the_whole() {
+    let segments: TableRows = &[
+        &["", "2013", "2012"],
+        &["marine systems", "$ 410", "$ 388"],
+        &["rail services", "295", "301"],
+        &["total segment profit", "$ 705", "$ 689"],
+    ];
+    check(
+        segments,
+        "segment profit excludes corporate costs , which were $ 64 million and $ 58 million \
+         in 2013 and 2012 , respectively .",
+        &["in 2013 , what portion of total segment profit came from the marine segment?"],
+        &[Num("0.58156")],
+    );
+}
+
+#[test]
 fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
     let leases: TableRows = &[
         &["", "operating leases"],

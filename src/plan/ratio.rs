@@ -460,16 +460,28 @@ impl RulesPlanner {
                     .filter(|w| w != "year"),
             );
         } else {
-            part_words.extend(whole_words.iter().cloned());
+            // a part of the total is not the total
+            let total = words::stem(&self.cues.total_word);
+            part_words.extend(whole_words.iter().filter(|w| **w != total).cloned());
         }
         let year = first_year(&self.cues, part).or(year_default);
         let mut num = t.g.ground(&part_words, year).ok()?;
-        // the whole's words must not pull the part onto the whole itself
+        // the whole's words must not pull the part onto the whole itself:
+        // the part's label must print a word that tells it from the whole
         let label = match &num.spec {
             ValueSpec::Sparql { description, .. } => content_words(description),
             _ => content_words(&num.label),
         };
-        if !own_part
+        let telling: Vec<&String> = own_part
+            .iter()
+            .filter(|w| !whole_words.iter().any(|x| same_word(x, w)))
+            .collect();
+        let telling = if telling.is_empty() {
+            own_part.iter().collect()
+        } else {
+            telling
+        };
+        if !telling
             .iter()
             .any(|w| label.iter().any(|l| same_word(l, w)))
         {
