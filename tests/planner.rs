@@ -4507,6 +4507,35 @@ fn a_shares_part_is_found_by_the_words_that_tell_it_from_the_whole() {
 }
 
 #[test]
+fn a_whole_that_names_the_parts_row_is_that_rows_total_whatever_other_totals_share() {
+    let obligations: TableRows = &[
+        &["", "total", "less than 1 year", "1-3 years", "3-5 years"],
+        &[
+            "long-term debt obligations",
+            "$ 1,800",
+            "$ 200",
+            "$ 400",
+            "$ 600",
+        ],
+        &["operating lease obligations", "240", "60", "90", "50"],
+        &["purchase obligations", "75", "40", "25", "10"],
+        &[
+            "total contractual obligations",
+            "$ 2,115",
+            "$ 300",
+            "$ 515",
+            "$ 660",
+        ],
+    ];
+    check(
+        obligations,
+        "our contractual obligations at december 31 , 2013 were as follows ( in millions ) :",
+        &["what portion of long-term debt obligations is due in 3-5 years?"],
+        &[Num("0.3333333333")],
+    );
+}
+
+#[test]
 fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
     let leases: TableRows = &[
         &["", "operating leases"],

@@ -68,7 +68,8 @@ impl Grounder<'_> {
             if !total {
                 continue;
             }
-            let score = self.overlap(&q, label) + along - 0.01 * label.len() as f64;
+            // naming the part's row (column) decides; the words break ties
+            let score = 1e3 * along + self.overlap(&q, label) - 0.01 * label.len() as f64;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, c));
             }
