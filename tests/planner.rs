@@ -4536,6 +4536,37 @@ fn a_whole_that_names_the_parts_row_is_that_rows_total_whatever_other_totals_sha
 }
 
 #[test]
+fn a_shares_part_tells_itself_from_the_whole_in_the_form_the_question_writes() {
+    let options: TableRows = &[
+        &["", "number of options", "weighted average exercise price"],
+        &["outstanding at december 31 , 2013", "9,200", "$ 31.40"],
+        &["exercisable at december 31 , 2013", "6,100", "$ 27.15"],
+    ];
+    check(
+        options,
+        "stock option activity for 2013 was as follows :",
+        &["what percentage of options outstanding at december 31 , 2013 were exercisable?"],
+        &[Num("0.6630434783")],
+    );
+}
+
+#[test]
+fn a_share_whose_part_follows_related_to_divides_the_part_by_the_whole() {
+    let backlog: TableRows = &[
+        &["", "december 31 , 2013", "december 31 , 2012"],
+        &["aircraft components", "$ 2,140", "$ 1,980"],
+        &["marine systems", "1,260", "1,305"],
+        &["total backlog", "$ 3,400", "$ 3,285"],
+    ];
+    check(
+        backlog,
+        "backlog by segment was as follows ( in millions ) :",
+        &["at december 31 , 2013 , what portion of total backlog related to marine systems?"],
+        &[Num("0.3705882353")],
+    );
+}
+
+#[test]
 fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
     let leases: TableRows = &[
         &["", "operating leases"],

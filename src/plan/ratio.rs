@@ -468,10 +468,21 @@ impl RulesPlanner {
         let mut num = t.g.ground(&part_words, year).ok()?;
         // the whole's words must not pull the part onto the whole itself:
         // the part's label must print a word that tells it from the whole
-        let label = match &num.spec {
-            ValueSpec::Sparql { description, .. } => content_words(description),
-            _ => content_words(&num.label),
+        // (in the form the question writes it: "exercisable" is not
+        // "exercise")
+        let label_text = match &num.spec {
+            ValueSpec::Sparql { description, .. } => description.as_str(),
+            _ => num.label.as_str(),
         };
+        let part_surface: Vec<String> = words::tokens(part)
+            .iter()
+            .map(|w| words::surface(w))
+            .collect();
+        let label: Vec<String> = words::tokens(label_text)
+            .iter()
+            .filter(|w| part_surface.contains(&words::surface(w)))
+            .flat_map(|w| content_words(w))
+            .collect();
         let telling: Vec<&String> = own_part
             .iter()
             .filter(|w| !whole_words.iter().any(|x| same_word(x, w)))
