@@ -4567,6 +4567,22 @@ fn a_share_whose_part_follows_related_to_divides_the_part_by_the_whole() {
 }
 
 #[test]
+fn the_two_levels_of_a_change_are_of_one_measure_not_a_rate_and_an_amount() {
+    let segments: TableRows = &[
+        &["", "2013", "2012"],
+        &["marine systems", "$ 410", "$ 388"],
+        &["rail services", "295", "301"],
+    ];
+    check(
+        segments,
+        "marine systems operating income increased 5.7 % in 2013 , driven by higher deliveries . \
+         operating income by segment was as follows :",
+        &["what was the percentage change in marine systems operating income between 2012 and 2013?"],
+        &[Num("0.0567010309")],
+    );
+}
+
+#[test]
 fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
     let leases: TableRows = &[
         &["", "operating leases"],

@@ -122,6 +122,7 @@ impl RulesPlanner {
         // columns that sit together
         let new = g.nearest_twin(new, &old);
         old = g.nearest_twin(old, &new);
+        let (new, old) = g.levels_of_one_measure(new, old);
         Ok(flow_or_pair(t, new, old, late))
     }
 

@@ -231,6 +231,33 @@ impl Grounder<'_> {
     /// column when the rows are ("2015", "2016" rows of a payments table).
     pub fn same_measure_in(&self, node: &str, year: i32) -> Option<Operand> {
         let (row, column) = cell_of_node(node)?;
+        self.same_measure_at(row, column, year)
+    }
+
+    /// The two levels of a change, of one measure: when one is a
+    /// percentage and the other not (a rate the text states, "increased
+    /// 11.7 % in 2012", beside an amount the table prints), the cell's own
+    /// row (or column) in the other's year replaces the other.
+    pub fn levels_of_one_measure(&self, new: Operand, old: Operand) -> (Operand, Operand) {
+        if new.percent == old.percent {
+            return (new, old);
+        }
+        let other = |cell: &Operand, o: &Operand| {
+            let (row, column) = cell.cell?;
+            o.cell.is_none().then_some(())?;
+            self.same_measure_at(row, column, o.year?)
+        };
+        if let Some(n) = other(&old, &new) {
+            return (n, old);
+        }
+        if let Some(o) = other(&new, &old) {
+            return (new, o);
+        }
+        (new, old)
+    }
+
+    /// The cell of `row` and `column`'s measure in `year`.
+    fn same_measure_at(&self, row: usize, column: usize, year: i32) -> Option<Operand> {
         let cell = self
             .schema
             .cells
