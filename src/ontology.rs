@@ -12,7 +12,7 @@ use oxigraph::model::{GraphName, NamedNode, Quad, Term};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use rust_decimal::Decimal;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::str::FromStr;
 use std::sync::OnceLock;
 
@@ -74,6 +74,7 @@ pub struct Tbox {
     reference_phrases: Vec<String>,
     scales: Vec<Scale>,
     word_lists: HashMap<String, Vec<String>>,
+    synonym_sets: Vec<Vec<String>>,
     number_words: Vec<(String, Decimal)>,
     concepts: HashMap<String, String>,
 }
@@ -113,6 +114,10 @@ impl Tbox {
             .iter()
             .map(|s| (s.word().to_string(), s.multiplier()))
             .collect()
+    }
+    /// The words of each `fk:SynonymSet`, lowercase and sorted.
+    pub fn synonym_sets(&self) -> &[Vec<String>] {
+        &self.synonym_sets
     }
     /// Numbers written as words (`fk:NumberWord`) and their values.
     pub fn number_words(&self) -> &[(String, Decimal)] {
@@ -218,6 +223,14 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
         let name = r[0].rsplit(['#', '/']).next().unwrap_or_default().to_string();
         word_lists.entry(name).or_default().push(r[1].to_lowercase());
     }
+    let mut synonym_sets: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in select(
+        &store,
+        "SELECT ?set ?word WHERE { GRAPH ?g { ?set a fk:SynonymSet ; fk:word ?word } } ORDER BY ?set ?word",
+    )? {
+        synonym_sets.entry(r[0].clone()).or_default().push(r[1].to_lowercase());
+    }
+    let synonym_sets = synonym_sets.into_values().collect();
     let number_words = select(
         &store,
         "SELECT ?label ?v WHERE { GRAPH ?g { ?w a fk:NumberWord ; rdfs:label ?label ; fk:numberValue ?v } } ORDER BY ?v",
@@ -238,6 +251,7 @@ fn load_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Tbo
         reference_phrases,
         scales,
         word_lists,
+        synonym_sets,
         number_words,
         concepts,
     })

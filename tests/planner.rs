@@ -4583,6 +4583,27 @@ fn the_two_levels_of_a_change_are_of_one_measure_not_a_rate_and_an_amount() {
 }
 
 #[test]
+fn a_term_the_page_never_prints_reads_as_the_synonym_it_prints() {
+    let selected: TableRows = &[
+        &["", "2013", "2012"],
+        &["net sales", "$ 5,120", "$ 4,870"],
+        &["net income", "402", "377"],
+        &["capital expenditures", "210", "188"],
+        &["number of employees", "18,300", "17,650"],
+    ];
+    check(
+        selected,
+        "selected financial data ( in millions , except employees ) :",
+        &[
+            "what was the headcount in 2013?",
+            "what was the revenue in 2012?",
+            "what was the capex in 2013?",
+        ],
+        &[Num("18300"), Num("4870"), Num("210")],
+    );
+}
+
+#[test]
 fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
     let leases: TableRows = &[
         &["", "operating leases"],

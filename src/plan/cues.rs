@@ -34,6 +34,9 @@ pub(super) struct Cues {
     pub product_connector: Vec<String>,
     /// "without", "excluding": between a whole and a part to leave out.
     pub exclusion_connector: Vec<String>,
+    /// Sets of terms that name one measure ("revenue", "net sales"), each
+    /// longest first.
+    pub synonym_sets: Vec<Vec<String>>,
     /// Words that measure an index over its whole period.
     pub whole_period: Vec<String>,
     /// Words between the part and the whole of a ratio, longest first.
@@ -251,6 +254,15 @@ impl Cues {
             difference_connector: longest_first("DifferenceConnector"),
             product_connector: longest_first("ProductConnector"),
             exclusion_connector: longest_first("ExclusionConnector"),
+            synonym_sets: tbox
+                .synonym_sets()
+                .iter()
+                .map(|set| {
+                    let mut set = set.clone();
+                    set.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+                    set
+                })
+                .collect(),
             whole_period: plain("WholePeriodCue"),
             ratio_connector: longest_first("RatioConnector"),
             share_lead: longest_first("ShareLead"),

@@ -153,6 +153,7 @@ impl RulesPlanner {
             &split_year_ranges(&words::normalise_question(question)),
             schema,
         );
+        let text = page_synonyms(&text, schema, &self.cues.synonym_sets);
         let (mut years, constants) = question_numbers(&self.cues, &text);
         drop_name_years(&text, schema, &mut years);
         drop_range_label_years(&text, schema, &self.cues.range_joiner, &mut years);
@@ -655,6 +656,41 @@ fn initialism_spelled(
                 })
             })
         })
+}
+
+/// `text` with each term of a synonym set that the page never prints
+/// ("headcount") written as the term of the set the page prints, a row or
+/// column label's first ("number of employees"), else a sentence's.
+fn page_synonyms(text: &str, schema: &Schema, sets: &[Vec<String>]) -> String {
+    let spaced = |l: &str| format!(" {} ", words::tokens(l).join(" "));
+    let labels: Vec<String> = schema
+        .rows
+        .iter()
+        .chain(schema.columns.iter())
+        .map(|(l, _)| spaced(l))
+        .collect();
+    let sentences: Vec<String> = schema.sentences.iter().map(|s| spaced(s)).collect();
+    let prints = |pages: &[String], term: &str| {
+        let term = spaced(term);
+        pages.iter().any(|p| p.contains(&term))
+    };
+    let mut out = text.to_string();
+    for set in sets {
+        let Some(asked) = set.iter().find(|t| out.contains(&spaced(t))) else {
+            continue;
+        };
+        if prints(&labels, asked) || prints(&sentences, asked) {
+            continue;
+        }
+        let printed = set
+            .iter()
+            .find(|t| prints(&labels, t))
+            .or_else(|| set.iter().find(|t| prints(&sentences, t)));
+        if let Some(p) = printed {
+            out = out.replacen(&spaced(asked), &format!(" {p} "), 1);
+        }
+    }
+    out
 }
 
 /// An abbreviation joined by `&`: letters on both sides ("sg&a", "r&d").
