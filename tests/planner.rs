@@ -4604,6 +4604,23 @@ fn a_term_the_page_never_prints_reads_as_the_synonym_it_prints() {
 }
 
 #[test]
+fn an_initialism_stands_for_a_whole_label_printed_once() {
+    let regions: TableRows = &[
+        &["", "fiscal 2013", "fiscal 2012"],
+        &["north america", "$ 1,410", "$ 1,322"],
+        &["europe , middle east and africa", "655", "640"],
+        &["asia pacific", "318", "290"],
+        &["total revenue", "$ 2,383", "$ 2,252"],
+    ];
+    check(
+        regions,
+        "revenue by geographic region was as follows ( in thousands ) :",
+        &["what was the revenue from emea in fiscal 2013?"],
+        &[Num("655")],
+    );
+}
+
+#[test]
 fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
     let leases: TableRows = &[
         &["", "operating leases"],

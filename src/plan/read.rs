@@ -582,6 +582,8 @@ fn expand_abbreviations(text: &str, schema: &Schema) -> String {
         .chain(schema.sentences.iter())
         .map(|l| words::tokens(l))
         .collect();
+    // the first `labels` phrases are row and column labels
+    let labels = schema.rows.len() + schema.columns.len();
     let text = abbreviate(text, schema, &phrases);
     let label_words: HashSet<String> = schema
         .rows
@@ -593,7 +595,7 @@ fn expand_abbreviations(text: &str, schema: &Schema) -> String {
         .split_whitespace()
         .map(|t| {
             if !is_abbreviation(t) {
-                return initialism_spelled(t, &phrases, &label_words)
+                return initialism_spelled(t, &phrases, labels, &label_words)
                     .unwrap_or_else(|| t.to_string());
             }
             let letters: Vec<char> = t.chars().filter(|c| *c != '&').collect();
@@ -620,10 +622,12 @@ fn expand_abbreviations(text: &str, schema: &Schema) -> String {
 /// whose letters (a plural's "s" aside) are the initials of a run of words
 /// of a label or sentence, opening and closing with a content word, stop
 /// words passed over ("cost per available seat mile"), and a term of the
-/// page: a run printed twice or more.
+/// page: a run printed twice or more, or a whole label of three content
+/// words or more ("europe , middle east and africa" for "emea").
 fn initialism_spelled(
     t: &str,
     phrases: &[Vec<String>],
+    labels: usize,
     label_words: &HashSet<String>,
 ) -> Option<String> {
     let letters_only = t.chars().all(|c| c.is_ascii_lowercase());
@@ -644,14 +648,25 @@ fn initialism_spelled(
         .find_map(|letters| {
             phrases.iter().find_map(|p| {
                 (0..p.len()).find_map(|start| {
-                    let (end, _) = spelling_run_at(p, start, &letters, false)?;
-                    let run = &p[start..end];
                     let content = |w: &String| !words::is_stop_word(w);
+                    // a stop word may stand for a letter, or be passed over
+                    // ("europe , middle east and africa" for "emea")
+                    let end = [false, true]
+                        .into_iter()
+                        .filter_map(|skip| spelling_run_at(p, start, &letters, skip))
+                        .map(|(end, _)| end)
+                        .find(|&end| content(&p[end - 1]))?;
+                    let run = &p[start..end];
                     let printed = phrases
                         .iter()
                         .map(|q| q.windows(run.len()).filter(|w| *w == run).count())
                         .sum::<usize>();
-                    (content(&run[0]) && content(&run[run.len() - 1]) && printed >= 2)
+                    let whole_label = phrases[..labels].iter().any(|l| {
+                        l.as_slice() == run && run.iter().filter(|w| content(w)).count() >= 3
+                    });
+                    (content(&run[0])
+                        && content(&run[run.len() - 1])
+                        && (printed >= 2 || whole_label))
                         .then(|| run.join(" "))
                 })
             })
