@@ -4621,6 +4621,39 @@ fn an_initialism_stands_for_a_whole_label_printed_once() {
 }
 
 #[test]
+fn a_balance_column_says_beginning_or_end_where_the_rows_are_years_ended() {
+    let allowance: TableRows = &[
+        &[
+            "",
+            "balance at beginning of year",
+            "charged to expense",
+            "write-offs",
+            "balance at end of year",
+        ],
+        &[
+            "year ended december 31 , 2013",
+            "$ 9,400",
+            "3,150",
+            "( 2,870 )",
+            "$ 9,680",
+        ],
+        &[
+            "year ended december 31 , 2012",
+            "$ 8,950",
+            "2,990",
+            "( 2,540 )",
+            "$ 9,400",
+        ],
+    ];
+    check(
+        allowance,
+        "the allowance for doubtful accounts changed as follows ( in thousands ) :",
+        &["what was the balance at beginning of year for 2012?"],
+        &[Num("8950")],
+    );
+}
+
+#[test]
 fn a_schedules_total_row_names_what_each_of_its_year_rows_measures() {
     let leases: TableRows = &[
         &["", "operating leases"],

@@ -323,9 +323,19 @@ impl Grounder<'_> {
         }
         if let Some(b) = boundary {
             // the row's cue speaks first ("balance at january 1" in a column
-            // "year ended december 31")
-            let printed =
-                self.page.row_boundary[cell.row].or(self.page.column_boundary[cell.column]);
+            // "year ended december 31"), unless the row is the period axis
+            // ("year ended december 31 , 2012") and the column says where a
+            // balance sits ("balance at beginning of year")
+            let (row, column) = (
+                self.page.row_boundary[cell.row],
+                self.page.column_boundary[cell.column],
+            );
+            let dated = |label: &str| !words::years_in(label).is_empty();
+            let printed = if dated(&cell.row_label) && !dated(&cell.column_label) {
+                column.or(row)
+            } else {
+                row.or(column)
+            };
             Self::boundary_features(f, b, printed);
         } else if self.page.row_boundary[cell.row] == Some(Boundary::Beginning) {
             // "the balance in 2012", no cue: a year's level is its end's
