@@ -508,3 +508,32 @@ pub(super) fn split_at_first<'t>(text: &'t str, phrases: &[String]) -> Option<(&
         .iter()
         .find_map(|p| text.split_once(&format!(" {p} ")))
 }
+
+/// The first and last year of each range of years `text` prints ("2016 to
+/// 2020", "2016 - 2020").
+pub(super) fn year_ranges(text: &str, joiners: &[String]) -> Vec<(i32, i32)> {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    toks.windows(3)
+        .filter(|w| joiners.iter().any(|j| j == w[1]))
+        .filter_map(|w| {
+            let (a, b) = (
+                crate::kg::text::as_year(w[0])?,
+                crate::kg::text::as_year(w[2])?,
+            );
+            (a < b).then_some((a, b))
+        })
+        .collect()
+}
+
+/// "2007-2009" written as its two years and the dash between them.
+pub(super) fn split_year_ranges(text: &str) -> String {
+    let year = |t: &str| crate::kg::text::as_year(t).is_some();
+    let toks: Vec<String> = text
+        .split_whitespace()
+        .map(|t| match t.split_once('-') {
+            Some((a, b)) if year(a) && year(b.trim_end_matches('.')) => format!("{a} - {b}"),
+            _ => t.to_string(),
+        })
+        .collect();
+    format!(" {} ", toks.join(" "))
+}

@@ -810,7 +810,7 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
 
 /// Whether the question prints a range of years that a row label prints.
 fn asks_row_range(schema: &Schema, question: &str, cues: &Cues) -> bool {
-    use super::read::{split_year_ranges, year_ranges};
+    use super::cues::{split_year_ranges, year_ranges};
     let asked = year_ranges(&split_year_ranges(question), &cues.range_joiner);
     !asked.is_empty()
         && schema.rows.iter().any(|(l, _)| {

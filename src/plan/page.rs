@@ -406,7 +406,7 @@ fn schedule_total_names_years(
     // a row of years, or of a range of years ("2018-2022")
     let range = |r: usize| {
         let label = words::normalise_question(&schema.rows[r].0);
-        !super::read::year_ranges(&super::read::split_year_ranges(&label), &cues.range_joiner)
+        !super::cues::year_ranges(&super::cues::split_year_ranges(&label), &cues.range_joiner)
             .is_empty()
     };
     let year_rows: Vec<usize> = (0..row_words.len())

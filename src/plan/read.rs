@@ -3,7 +3,7 @@
 //! part of a row or column label, and spans of time, masked out), and the
 //! words that name what is asked about.
 
-use super::cues::{contains_any, contains_phrase, Cues};
+use super::cues::{contains_any, contains_phrase, split_year_ranges, year_ranges, Cues};
 use super::operation::Operation;
 use super::rules::RulesPlanner;
 use crate::kg::Schema;
@@ -467,22 +467,6 @@ fn drop_name_years(text: &str, schema: &Schema, years: &mut Vec<i32>) {
     }
 }
 
-/// The first and last year of each range of years `text` prints ("2016 to
-/// 2020", "2016 - 2020").
-pub(super) fn year_ranges(text: &str, joiners: &[String]) -> Vec<(i32, i32)> {
-    let toks: Vec<&str> = text.split_whitespace().collect();
-    toks.windows(3)
-        .filter(|w| joiners.iter().any(|j| j == w[1]))
-        .filter_map(|w| {
-            let (a, b) = (
-                crate::kg::text::as_year(w[0])?,
-                crate::kg::text::as_year(w[2])?,
-            );
-            (a < b).then_some((a, b))
-        })
-        .collect()
-}
-
 /// Drops from `years` the two years of a range the question prints when a
 /// row or column label prints the same range ("the nol set to expire
 /// between 2016 to 2020" beside a row "2016 to 2020"): the range names
@@ -501,19 +485,6 @@ fn drop_range_label_years(text: &str, schema: &Schema, joiners: &[String], years
     for (a, b) in asked.into_iter().filter(|r| printed.contains(r)) {
         years.retain(|y| *y != a && *y != b);
     }
-}
-
-/// "2007-2009" written as its two years and the dash between them.
-pub(super) fn split_year_ranges(text: &str) -> String {
-    let year = |t: &str| crate::kg::text::as_year(t).is_some();
-    let toks: Vec<String> = text
-        .split_whitespace()
-        .map(|t| match t.split_once('-') {
-            Some((a, b)) if year(a) && year(b.trim_end_matches('.')) => format!("{a} - {b}"),
-            _ => t.to_string(),
-        })
-        .collect();
-    format!(" {} ", toks.join(" "))
 }
 
 /// "over the years", "over this period", "over 2014 and 2015": spans of time,
