@@ -144,6 +144,7 @@ impl<'a> Grounder<'a> {
             AskedUnit::Any
         };
         let spaced = crate::words::normalise_question(question);
+        let asks_row_range = asks_row_range(&page, &spaced, cues);
         let durations = cues.duration_form(&spaced);
         let numbered = |labels: &[(String, Option<i32>)]| -> Vec<bool> {
             labels
@@ -176,7 +177,7 @@ impl<'a> Grounder<'a> {
             excluded: HashSet::new(),
             numbered_row: numbered(&schema.rows),
             numbered_column: numbered(&schema.columns),
-            asks_row_range: asks_row_range(schema, &spaced, cues),
+            asks_row_range,
             after_year: cues.after_year(&spaced),
             thereafter: cues.thereafter.clone(),
             asks_catch_all: tokens.iter().any(|w| cues.catch_all.contains(w)),
@@ -809,18 +810,14 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
 }
 
 /// Whether the question prints a range of years that a row label prints.
-fn asks_row_range(schema: &Schema, question: &str, cues: &Cues) -> bool {
+fn asks_row_range(page: &PageIndex, question: &str, cues: &Cues) -> bool {
     use super::cues::{split_year_ranges, year_ranges};
     let asked = year_ranges(&split_year_ranges(question), &cues.range_joiner);
     !asked.is_empty()
-        && schema.rows.iter().any(|(l, _)| {
-            year_ranges(
-                &split_year_ranges(&crate::words::normalise_question(l)),
-                &cues.range_joiner,
-            )
+        && page
+            .row_year_ranges
             .iter()
-            .any(|r| asked.contains(r))
-        })
+            .any(|ranges| ranges.iter().any(|r| asked.contains(r)))
 }
 
 /// The three words printed after a text number (its context holds up to

@@ -103,6 +103,8 @@ pub(super) struct PageIndex {
     /// first two rows left share (`quarter` of "second quarter", "third
     /// quarter"); empty when the lost row starts no sequence.
     pub lost_row_words: Vec<String>,
+    /// The ranges of years each row label prints ("2018-2022").
+    pub row_year_ranges: Vec<Vec<(i32, i32)>>,
     /// Which columns belong to a group whose name the table lost: the
     /// years of an earlier group of columns come again with none of its
     /// words ("bermuda subsidiaries 2010", "bermuda subsidiaries 2009",
@@ -400,15 +402,12 @@ fn schedule_total_names_years(
     cues: &Cues,
     row_words: &[Vec<String>],
     column_words: &[Vec<String>],
+    row_year_ranges: &[Vec<(i32, i32)>],
     row_caption_words: &mut [Vec<String>],
 ) {
     let total = words::stem(&cues.total_word);
     // a row of years, or of a range of years ("2018-2022")
-    let range = |r: usize| {
-        let label = words::normalise_question(&schema.rows[r].0);
-        !super::cues::year_ranges(&super::cues::split_year_ranges(&label), &cues.range_joiner)
-            .is_empty()
-    };
+    let range = |r: usize| !row_year_ranges[r].is_empty();
     let year_rows: Vec<usize> = (0..row_words.len())
         .filter(|&r| {
             cues.specific(&row_words[r])
@@ -795,12 +794,23 @@ impl PageIndex {
         let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
         let flow_row_year = flow_row_years(schema, &printed_boundary);
         let row_boundary = bracket_years(schema, printed_boundary);
+        let row_year_ranges: Vec<Vec<(i32, i32)>> = schema
+            .rows
+            .iter()
+            .map(|(l, _)| {
+                super::cues::year_ranges(
+                    &super::cues::split_year_ranges(&words::normalise_question(l)),
+                    &cues.range_joiner,
+                )
+            })
+            .collect();
         let mut row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
         schedule_total_names_years(
             schema,
             cues,
             &row_words,
             &column_words,
+            &row_year_ranges,
             &mut row_caption_words,
         );
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
@@ -864,6 +874,7 @@ impl PageIndex {
                 &row_caption_words,
                 lost_row_year.is_some() || lost_row_quarter.is_some() || lost_row_month.is_some(),
             ),
+            row_year_ranges,
             column_unnamed_group: unnamed_column_groups(schema, &column_words),
             column_quarter,
             column_dates: per_label(&schema.columns, words::dates_in),
