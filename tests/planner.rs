@@ -4857,3 +4857,27 @@ fn the_whole_of_a_part_added_over_two_years_is_of_no_one_year() {
         &[Num("83382"), Num("76715"), Num("160097"), Num("0.4096889")],
     );
 }
+
+#[test]
+fn a_text_number_that_prints_a_lost_row_number_names_that_row() {
+    // the table lost its first row ("net sales") into its headers; the
+    // text restates that row's 2012 amount in billions, beside its name,
+    // which the row labels also print in part ("cost of sales", "net income")
+    let income: TableRows = &[
+        &["", "$ 1,150,786", "$ 1,046,322"],
+        &["cost of sales", "742,118", "681,509"],
+        &["gross profit", "408,668", "364,813"],
+        &["net income", "$ 61,736", "$ 47,138"],
+    ];
+    check(
+        income,
+        "net sales increased 10.0 % to $ 1.15 billion in 2012 compared to $ 1.05 billion in 2011 . \
+         the following table sets forth selected data for the years ended december 31 , 2012 and 2011 ( in thousands ) :",
+        &[
+            "what were net sales in 2012?",
+            "and the cost of sales in that year?",
+            "what portion of net sales is that?",
+        ],
+        &[Num("1150786"), Num("742118"), Num("0.644879")],
+    );
+}

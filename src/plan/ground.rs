@@ -697,8 +697,11 @@ impl<'a> Grounder<'a> {
                 o
             }
             Target::Header(k) => {
-                let mut o = header_operand(&self.schema.header_numbers[k]);
-                o.year = o.year.or(self.page.lost_row_year);
+                // the header's year, the lost row's, else its column's
+                let h = &self.schema.header_numbers[k];
+                let mut o = header_operand(h);
+                let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
+                o.year = o.year.or(self.page.lost_row_year).or(column_year);
                 o
             }
         };

@@ -30,6 +30,10 @@ pub(super) struct PageIndex {
     /// The text's words for each row (see [`text_alias_words`]): the words
     /// around a text number that prints the row's amount.
     pub row_text_words: Vec<Vec<String>>,
+    /// The text's words for the first row the table lost into its headers:
+    /// the context words of each text number that prints one of its header
+    /// numbers.
+    pub lost_row_text_words: Vec<String>,
     /// The caption's words for each row named only "total" (see
     /// [`caption_names_total`]), and a schedule's total's words for each of
     /// its year rows (see [`schedule_total_names_years`]); empty for other
@@ -284,6 +288,24 @@ fn same_amount(fact: Decimal, fact_scale: Decimal, cell: Decimal, table: Decimal
     significant_digits(fact) >= 2 && (cell * table / fact_scale).round_dp(fact.scale()) == fact
 }
 
+/// A table's amounts as (row, column year, value, percent): its numeric
+/// cells, then the numbers printed in its column headers as the row
+/// `schema.rows.len()` (the first row the table lost into its headers).
+fn table_amounts(schema: &Schema) -> Vec<(usize, Option<i32>, Decimal, bool)> {
+    let lost = schema.rows.len();
+    let cells = schema
+        .cells
+        .iter()
+        .map(|c| (c.row, c.column_year, c.value, c.percent));
+    let headers = schema.header_numbers.iter().map(|h| {
+        let year = h
+            .year
+            .or_else(|| schema.columns.get(h.column).and_then(|(_, y)| *y));
+        (lost, year, h.value, h.percent)
+    });
+    cells.chain(headers).collect()
+}
+
 /// Which text numbers restate the amount of the row they align with (see
 /// [`aligned_rows`]) rounded in another scale than the table's: a cell of
 /// that row in the number's year (if it has one) is the amount once in the
@@ -292,6 +314,7 @@ fn rounded_restatements(schema: &Schema, aligned: &[Option<usize>]) -> Vec<bool>
     let Some(table) = table_scale(schema) else {
         return vec![false; schema.facts.len()];
     };
+    let amounts = table_amounts(schema);
     schema
         .facts
         .iter()
@@ -302,10 +325,10 @@ fn rounded_restatements(schema: &Schema, aligned: &[Option<usize>]) -> Vec<bool>
             };
             row.is_some_and(|r| {
                 scale != table
-                    && schema.cells.iter().any(|c| {
-                        c.row == r
-                            && (fact.year.is_none() || c.column_year == fact.year)
-                            && same_amount(fact.value, scale, c.value, table)
+                    && amounts.iter().any(|(row, year, value, _)| {
+                        *row == r
+                            && (fact.year.is_none() || *year == fact.year)
+                            && same_amount(fact.value, scale, *value, table)
                     })
             })
         })
@@ -315,7 +338,9 @@ fn rounded_restatements(schema: &Schema, aligned: &[Option<usize>]) -> Vec<bool>
 /// The row whose amount each text number prints, if one: a [`distinctive`]
 /// number equal to a cell of one row only (see [`same_amount`]; a number
 /// several rows hold is no row's). Money matches no row that counts things
-/// (fk:QuantityWord), and only money matches in another scale.
+/// (fk:QuantityWord), and only money matches in another scale. The row
+/// `schema.rows.len()` is the first row the table lost into its headers
+/// (see [`table_amounts`]).
 fn aligned_rows(schema: &Schema, cues: &Cues) -> Vec<Option<usize>> {
     // rows that count things ("number of stores") print no money
     let counts: Vec<bool> = schema
@@ -334,6 +359,7 @@ fn aligned_rows(schema: &Schema, cues: &Cues) -> Vec<Option<usize>> {
             .map(Decimal::from)
             .collect(),
     };
+    let amounts = table_amounts(schema);
     schema
         .facts
         .iter()
@@ -345,22 +371,23 @@ fn aligned_rows(schema: &Schema, cues: &Cues) -> Vec<Option<usize>> {
             // a rounding in another scale is of money ("$ 1.2 billion"),
             // not of a count ("1.2 million shares")
             let money = fact.raw.starts_with('$');
-            let mut rows: Vec<usize> = schema
-                .cells
+            let mut rows: Vec<usize> = amounts
                 .iter()
-                .filter(|c| distinctive(c.value, false) && c.percent == fact.percent)
-                .filter(|c| !(money && counts.get(c.row) == Some(&true)))
-                .filter(|c| {
+                .filter(|(_, _, value, percent)| {
+                    distinctive(*value, false) && *percent == fact.percent
+                })
+                .filter(|(row, ..)| !(money && counts.get(*row) == Some(&true)))
+                .filter(|(_, _, value, _)| {
                     if fact.percent {
-                        c.value.abs() == fact.value.abs()
+                        value.abs() == fact.value.abs()
                     } else {
                         scales
                             .iter()
                             .filter(|t| money || **t == fact_scale)
-                            .any(|t| same_amount(fact.value, fact_scale, c.value, *t))
+                            .any(|t| same_amount(fact.value, fact_scale, *value, *t))
                     }
                 })
-                .map(|c| c.row)
+                .map(|(row, ..)| *row)
                 .collect();
             rows.sort_unstable();
             rows.dedup();
@@ -788,7 +815,23 @@ impl PageIndex {
             .map(|(n, (ctx, _))| n.into_iter().filter(|w| ctx.contains(w)).collect())
             .collect();
         let aligned = aligned_rows(schema, cues);
-        let row_text_words = text_alias_words(schema.rows.len(), &aligned, &fact_words, &row_words);
+        // the lost first row's words are its header's (see `table_amounts`)
+        let lost_words: Vec<String> = schema
+            .header_numbers
+            .iter()
+            .flat_map(|h| content_words(&h.words))
+            .collect();
+        let mut row_text_words = text_alias_words(
+            schema.rows.len() + 1,
+            &aligned,
+            &fact_words,
+            &row_words
+                .iter()
+                .cloned()
+                .chain([lost_words])
+                .collect::<Vec<_>>(),
+        );
+        let lost_row_text_words = row_text_words.pop().unwrap_or_default();
         let fact_rounds_cell = rounded_restatements(schema, &aligned);
         // the labels' own boundaries give a roll-forward's flows their year
         let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
@@ -882,6 +925,7 @@ impl PageIndex {
             row_words,
             row_alias_words,
             row_text_words,
+            lost_row_text_words,
             row_caption_words,
             column_words,
             column_tokens: column_tokens(schema, &text_words),

@@ -437,8 +437,11 @@ impl Grounder<'_> {
             f.set(F::lost_row_name, self.unlabelled_share(a));
         }
         // the header's words and those the lost row shares with its sequence
+        // and the words the text prints beside one of its numbers: the
+        // row's name, when its header lost it
         let mut label = content_words(&h.words);
         label.extend(self.page.lost_row_words.iter().cloned());
+        label.extend(self.page.lost_row_text_words.iter().cloned());
         // a roll-forward that closes with its end and prints no beginning
         // lost its opening balance into the headers, named as its closing
         // one ("balance at end of year")
@@ -455,6 +458,7 @@ impl Grounder<'_> {
         let hit = self.overlap(&a.words, &label);
         f.set(F::label_match, hit / a.weight);
         f.set(F::phrase, Self::phrase_share(a.mention, &label));
+
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
