@@ -86,7 +86,9 @@ pub fn header_number(header: &str) -> Option<HeaderNumber> {
     if dash && before.last().is_some_and(|w| as_year(w).is_some()) {
         return None;
     }
-    if before.iter().rev().take(2).any(|t| is_month(t)) {
+    // a day after its month; an amount of money is none ("balance at
+    // january 1 $ 175.3")
+    if unit != CellUnit::Currency && before.iter().rev().take(2).any(|t| is_month(t)) {
         return None;
     }
     if before
@@ -222,6 +224,13 @@ mod tests {
             "1234.5",
             "$ 1,234.5",
             "price",
+            Currency,
+        );
+        number(
+            "balance at january 1 $ 175.3",
+            "175.3",
+            "$ 175.3",
+            "balance at january 1",
             Currency,
         );
         // a glued day and year needs its month to be a date
