@@ -4881,3 +4881,31 @@ fn a_text_number_that_prints_a_lost_row_number_names_that_row() {
         &[Num("1150786"), Num("742118"), Num("0.644879")],
     );
 }
+
+#[test]
+fn a_row_label_glued_to_the_first_header_names_the_lost_row() {
+    // the first row ("balance at january 1", 175.3, 157.8) was lost into
+    // the headers, its label glued to the first one: it names the lost
+    // row, not the first column
+    let reserves: TableRows = &[
+        &["", "balance at january 1 $ 175.3", "$ 157.8"],
+        &[
+            "additions for tax positions of the current year",
+            "28.9",
+            "24.7",
+        ],
+        &["additions for tax positions of prior years", "11.2", "6.1"],
+        &["settlements", "( 15.6 )", "( 2.8 )"],
+        &["balance at december 31", "$ 187.3", "$ 175.3"],
+    ];
+    check(
+        reserves,
+        "a reconciliation of the beginning and ending amount of unrecognized tax benefits for 2012 and 2011 is as follows ( in millions ) :",
+        &[
+            "what was the balance of unrecognized tax benefits at the beginning of 2012?",
+            "and at the end of 2012?",
+            "what were additions for tax positions of prior years in 2011?",
+        ],
+        &[Num("175.3"), Num("187.3"), Num("6.1")],
+    );
+}

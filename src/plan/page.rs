@@ -107,6 +107,11 @@ pub(super) struct PageIndex {
     /// first two rows left share (`quarter` of "second quarter", "third
     /// quarter"); empty when the lost row starts no sequence.
     pub lost_row_words: Vec<String>,
+    /// The lost row's own label, when the table glued it to its first
+    /// header (see [`lost_row_label`]): its content words.
+    pub lost_row_label: Vec<String>,
+    /// The boundary of a period that label says ("balance at january 1").
+    pub lost_row_label_boundary: Option<Boundary>,
     /// The ranges of years each row label prints ("2018-2022").
     pub row_year_ranges: Vec<Vec<(i32, i32)>>,
     /// Which columns belong to a group whose name the table lost: the
@@ -804,7 +809,17 @@ impl PageIndex {
     /// Indexes a page.
     fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
         let text_words = text_words(schema, cues);
-        let (row_words, column_words) = label_words(schema, &text_words);
+        let (row_words, mut column_words) = label_words(schema, &text_words);
+        let mut column_boundary = per_label(&schema.columns, |l| label_boundary(l, cues));
+        // a first header that names the lost row names no column
+        let lost_row_label = lost_row_label(schema);
+        let lost_row_label_boundary = lost_row_label
+            .as_deref()
+            .and_then(|l| label_boundary(l, cues));
+        if lost_row_label.is_some() {
+            column_words[0].clear();
+            column_boundary[0] = None;
+        }
         let row_alias_words = alias_words(schema, &row_words, lexicon);
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
@@ -900,7 +915,12 @@ impl PageIndex {
             fact_rounds_cell,
             row_boundary,
             fact_boundary: fact_boundaries(schema, cues),
-            column_boundary: per_label(&schema.columns, |l| label_boundary(l, cues)),
+            column_boundary,
+            lost_row_label: lost_row_label
+                .as_deref()
+                .map(content_words)
+                .unwrap_or_default(),
+            lost_row_label_boundary,
             quarters_differ: quarters_differ(&row_quarter, &column_quarter, lost_row_quarter),
             row_quarter,
             lost_row_year,
@@ -1007,6 +1027,29 @@ fn lost_row_period(
     let (month, month_year) = lost_first_month(schema);
     let year = if month.is_some() { month_year } else { year };
     (year, quarter, month)
+}
+
+/// The label of the first row the table lost into its headers when the
+/// table glued it to the first one: every header prints a number, and only
+/// the first prints words besides ("balance at january 1 $ 175.3", "$
+/// 157.8", "$ 148.6"). Words every header prints ("high $ 17.84", "low $
+/// 14.11") name columns instead.
+fn lost_row_label(schema: &Schema) -> Option<String> {
+    let numbers = &schema.header_numbers;
+    if schema.columns.len() < 2 || numbers.len() != schema.columns.len() {
+        return None;
+    }
+    let first = numbers.iter().find(|h| h.column == 0)?;
+    let worded = |w: &str| {
+        words::tokens(w)
+            .iter()
+            .any(|t| t.chars().any(char::is_alphabetic))
+    };
+    let others_bare = numbers
+        .iter()
+        .filter(|h| h.column != 0)
+        .all(|h| !worded(&h.words));
+    (worded(&first.words) && others_bare).then(|| first.words.clone())
 }
 
 /// The words a lost first row shares with its sequence ("quarter" of

@@ -436,29 +436,49 @@ impl Grounder<'_> {
             // label prints may be it
             f.set(F::lost_row_name, self.unlabelled_share(a));
         }
-        // the header's words and those the lost row shares with its sequence
-        // and the words the text prints beside one of its numbers: the
-        // row's name, when its header lost it
-        let mut label = content_words(&h.words);
+        // the header's words (a label glued to the first header is every
+        // header number's) and those the lost row shares with its sequence
+        let mut label = if self.page.lost_row_label.is_empty() {
+            content_words(&h.words)
+        } else {
+            self.page.lost_row_label.clone()
+        };
         label.extend(self.page.lost_row_words.iter().cloned());
-        label.extend(self.page.lost_row_text_words.iter().cloned());
+        // the words the text prints beside one of its numbers: the row's
+        // name when the table lost it, else another name for it
+        let mut text: Vec<String> = Vec::new();
+        if label.is_empty() {
+            label.extend(self.page.lost_row_text_words.iter().cloned());
+        } else {
+            text.extend(self.page.lost_row_text_words.iter().cloned());
+        }
         // a roll-forward that closes with its end and prints no beginning
         // lost its opening balance into the headers, named as its closing
         // one ("balance at end of year")
         let rows = &self.page.row_boundary;
-        let opening =
-            rows.contains(&Some(Boundary::End)) && !rows.contains(&Some(Boundary::Beginning));
-        if opening {
-            for (r, b) in rows.iter().enumerate() {
-                if *b == Some(Boundary::End) {
+        let opening = rows.contains(&Some(Boundary::End))
+            && !rows.contains(&Some(Boundary::Beginning))
+            && self.page.lost_row_label.is_empty();
+        // a lost row whose label is a balance ("balance at january 1") is
+        // a balance of what the caption names, as the closing rows are
+        let balance = self.page.lost_row_label_boundary.is_some();
+        for (r, b) in rows.iter().enumerate() {
+            if *b == Some(Boundary::End) {
+                if opening {
                     label.extend(self.page.row_words[r].iter().cloned());
+                }
+                if balance {
+                    text.extend(self.page.row_caption_words[r].iter().cloned());
                 }
             }
         }
         let hit = self.overlap(&a.words, &label);
         f.set(F::label_match, hit / a.weight);
         f.set(F::phrase, Self::phrase_share(a.mention, &label));
-
+        let text_hit = self.weigh(a.words.iter().filter(|w| {
+            text.iter().any(|l| same_word(l, w)) && !label.iter().any(|l| same_word(l, w))
+        }));
+        f.set(F::text_alias_match, text_hit / a.weight);
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
@@ -480,8 +500,12 @@ impl Grounder<'_> {
                 f.set(F::quarter_other, 1.0);
             }
         }
-        if let Some(asked) = a.boundary.filter(|_| opening) {
-            Self::boundary_features(&mut f, asked, Some(Boundary::Beginning));
+        if let Some(asked) = a.boundary {
+            if let Some(b) = self.page.lost_row_label_boundary {
+                Self::boundary_features(&mut f, asked, Some(b));
+            } else if opening {
+                Self::boundary_features(&mut f, asked, Some(Boundary::Beginning));
+            }
         }
         // else the column's year (one the text gives its header number)
         let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
