@@ -4909,3 +4909,32 @@ fn a_row_label_glued_to_the_first_header_names_the_lost_row() {
         &[Num("175.3"), Num("187.3"), Num("6.1")],
     );
 }
+
+#[test]
+fn headers_that_print_the_same_words_in_turn_take_a_caption_year_a_group() {
+    // the first quarter's row was lost into headers that name the high and
+    // low columns of two years, which only the caption prints
+    let prices: TableRows = &[
+        &[
+            "",
+            "high $ 32.15",
+            "low $ 27.40",
+            "high $ 29.88",
+            "low $ 24.06",
+        ],
+        &["second quarter", "$ 34.72", "$ 30.11", "$ 31.45", "$ 26.90"],
+        &["third quarter", "$ 33.08", "$ 28.64", "$ 28.12", "$ 22.57"],
+        &["fourth quarter", "$ 36.90", "$ 31.25", "$ 30.77", "$ 25.83"],
+    ];
+    check(
+        prices,
+        "the quarterly high and low sales prices of the company's common stock for 2012 and 2011 were as follows :",
+        &[
+            "what was the high price in the third quarter of 2011?",
+            "and the low?",
+            "what was the low price in the fourth quarter of 2012?",
+            "and in the first quarter of 2012?",
+        ],
+        &[Num("28.12"), Num("22.57"), Num("31.25"), Num("27.40")],
+    );
+}

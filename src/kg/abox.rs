@@ -202,7 +202,9 @@ fn header_years_from_text<'n>(
 /// into its headers, so no header prints a year) from its caption, the
 /// sentence just before it, when that prints one year a column ("a
 /// reconciliation of unrecognized tax benefits for 2012 and 2011 ,
-/// respectively , is as follows"): the columns in the caption's order.
+/// respectively , is as follows"): the columns in the caption's order, or
+/// a group of columns a year when the headers print the same words in turn
+/// ("high", "low", "high", "low" for 2012 and 2011).
 fn header_years_from_caption(table: &Table, caption: &[String]) -> Vec<Option<i32>> {
     let none = vec![None; table.columns.len()];
     let lost_row = table
@@ -218,10 +220,30 @@ fn header_years_from_caption(table: &Table, caption: &[String]) -> Vec<Option<i3
             years.push(y);
         }
     }
-    if years.len() != table.columns.len() {
+    if years.len() == table.columns.len() {
+        return years.into_iter().map(Some).collect();
+    }
+    // groups of columns that print the same words in turn ("high $ 32.15",
+    // "low $ 27.40", "high $ 29.88", "low $ 24.06"): a year a group
+    let n = table.columns.len();
+    if years.len() < 2 || !n.is_multiple_of(years.len()) {
         return none;
     }
-    years.into_iter().map(Some).collect()
+    let k = n / years.len();
+    let words: Vec<String> = table
+        .columns
+        .iter()
+        .map(|h| header_number(h).map(|n| n.words).unwrap_or_default())
+        .collect();
+    let group = &words[..k];
+    let distinct = group
+        .iter()
+        .enumerate()
+        .all(|(i, w)| !w.is_empty() && !group[..i].contains(w));
+    if !distinct || (0..n).any(|j| words[j] != words[j % k]) {
+        return none;
+    }
+    (0..n).map(|j| Some(years[j / k])).collect()
 }
 
 fn add_table(

@@ -479,6 +479,17 @@ impl Grounder<'_> {
             text.iter().any(|l| same_word(l, w)) && !label.iter().any(|l| same_word(l, w))
         }));
         f.set(F::text_alias_match, text_hit / a.weight);
+        // a follow-up that names another row keeps the column the last
+        // turn read ("and in the first quarter?" after a "low" price)
+        let own = content_words(&h.words);
+        let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
+        if !own.iter().any(|w| a.words.iter().any(|x| same_word(x, w)))
+            && !self.asks_total
+            && (column_year.is_none() || self.year_shares_columns(h.column, a.year))
+            && self.earlier_columns.contains(&h.column)
+        {
+            f.set(F::earlier_column_other_row, 1.0);
+        }
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
@@ -508,7 +519,6 @@ impl Grounder<'_> {
             }
         }
         // else the column's year (one the text gives its header number)
-        let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
         let year = h.year.or(self.page.lost_row_year).or(column_year);
         match (a.year, year) {
             (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
