@@ -4938,3 +4938,38 @@ fn headers_that_print_the_same_words_in_turn_take_a_caption_year_a_group() {
         &[Num("28.12"), Num("22.57"), Num("31.25"), Num("27.40")],
     );
 }
+
+#[test]
+fn volatility_asks_for_a_percentage() {
+    // the table lost its first row (expected volatility) into its headers;
+    // volatility is a rate, so its percentages fit the question
+    let assumptions: TableRows = &[
+        &["", "28.4 %", "31.7 %"],
+        &["risk-free interest rate", "0.9 %", "1.8 %"],
+        &["expected dividend yield", "1.6 %", "1.4 %"],
+        &["expected term ( in years )", "5.1", "5.3"],
+    ];
+    check(
+        assumptions,
+        "expected volatility is based on the historical volatility of our common stock . \
+         the following weighted average assumptions were used for options granted in 2012 and 2011 :",
+        &["what was the expected volatility in 2011?"],
+        &[Num("31.7")],
+    );
+}
+
+#[test]
+fn a_word_that_holds_a_rate_cue_asks_for_no_rate() {
+    // "corporate" holds "rate" but asks for no percentage
+    let costs: TableRows = &[
+        &["", "2011", "2010"],
+        &["corporate costs", "8.2 %", "7.9 %"],
+        &["corporate costs ( in millions )", "$ 120", "$ 110"],
+    ];
+    check(
+        costs,
+        "corporate costs include executive compensation and shared services .",
+        &["what were corporate costs in 2011?"],
+        &[Num("120")],
+    );
+}

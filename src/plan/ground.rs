@@ -133,8 +133,12 @@ impl<'a> Grounder<'a> {
         let page = PageIndex::cached(schema, lexicon, cues);
         let tokens = words::tokens(question);
         let q = format!(" {} ", tokens.join(" "));
-        let wants_percent =
-            cues.percent.iter().any(|w| q.contains(w.as_str())) || question.contains('%');
+        // whole words: "generated" or "corporate" asks for no rate
+        let wants_percent = cues.percent.iter().any(|w| {
+            tokens
+                .iter()
+                .any(|t| t == w || words::stem(t) == words::stem(w))
+        }) || question.contains('%');
         let asks_total = tokens.contains(&cues.total_word);
         let asked_unit = if contains_any(&q, &cues.count_ask) {
             AskedUnit::Count
