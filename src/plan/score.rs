@@ -484,6 +484,7 @@ impl Grounder<'_> {
         let own = content_words(&h.words);
         let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
         if !own.iter().any(|w| a.words.iter().any(|x| same_word(x, w)))
+            && hit >= 0.5 * a.weight
             && !self.asks_total
             && (column_year.is_none() || self.year_shares_columns(h.column, a.year))
             && self.earlier_columns.contains(&h.column)
