@@ -4973,3 +4973,31 @@ fn a_word_that_holds_a_rate_cue_asks_for_no_rate() {
         &[Num("120")],
     );
 }
+
+#[test]
+fn a_ratio_to_those_of_another_column_borrows_the_first_terms_noun() {
+    let obligations: TableRows = &[
+        &["", "total", "less than 1 year", "1-3 years", "3-5 years"],
+        &[
+            "long-term debt obligations",
+            "$ 1,200.0",
+            "$ 100.0",
+            "$ 600.0",
+            "$ 500.0",
+        ],
+        &["purchase obligations", "529.7", "402.1", "109.4", "18.2"],
+        &[
+            "total contractual obligations",
+            "$ 1,729.7",
+            "$ 502.1",
+            "$ 709.4",
+            "$ 518.2",
+        ],
+    ];
+    check(
+        obligations,
+        "the following table summarizes our contractual obligations ( in millions ) :",
+        &["what is the ratio of purchase obligations due in less than 1 year to those due in 1-3 years?"],
+        &[Num("3.675503")],
+    );
+}

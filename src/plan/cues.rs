@@ -41,6 +41,9 @@ pub(super) struct Cues {
     pub whole_period: Vec<String>,
     /// Words between the part and the whole of a ratio, longest first.
     pub ratio_connector: Vec<String>,
+    /// Openings of a ratio's second term that stand for the first term's
+    /// noun ("those due in 1-3 years").
+    pub substitute_pronoun: Vec<String>,
     /// "percentage of": opens a share of a whole, longest first.
     pub share_lead: Vec<String>,
     /// "what is the ratio of": opens a ratio's part, longest first.
@@ -265,6 +268,7 @@ impl Cues {
                 .collect(),
             whole_period: plain("WholePeriodCue"),
             ratio_connector: longest_first("RatioConnector"),
+            substitute_pronoun: plain("SubstitutePronoun"),
             share_lead: longest_first("ShareLead"),
             ratio_lead: longest_first("RatioLead"),
             part_whole_verb: plain("PartWholeVerb"),

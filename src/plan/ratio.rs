@@ -554,6 +554,25 @@ impl RulesPlanner {
                     return Ok(Some((num, total)));
                 }
             }
+            // "to those due in 1-3 years": the whole is the part's noun
+            // ("purchase obligations" of "purchase obligations due in less
+            // than 1 year": the part's words before the same preposition)
+            let borrowed;
+            let pronoun = self
+                .cues
+                .substitute_pronoun
+                .iter()
+                .find(|p| right.trim_start().starts_with(&format!("{p} ")));
+            let right = match pronoun.and_then(|p| p.split_whitespace().nth(1)) {
+                Some(follower) => {
+                    let noun = left
+                        .split_once(&format!(" {follower} "))
+                        .map_or(left, |(noun, _)| noun);
+                    borrowed = format!("{noun} {right}");
+                    borrowed.as_str()
+                }
+                None => right,
+            };
             let mut den = self.mention(right, t, year_default)?;
             // "this total in relation to the total sales": the whole is
             // another value than the part read
