@@ -5001,3 +5001,34 @@ fn a_ratio_to_those_of_another_column_borrows_the_first_terms_noun() {
         &[Num("3.675503")],
     );
 }
+
+#[test]
+fn a_change_in_one_year_of_a_row_that_names_a_change_is_that_row() {
+    let cash: TableRows = &[
+        &["", "2012", "2011", "2010"],
+        &[
+            "net cash provided by operating activities",
+            "$ 2,210",
+            "$ 2,107",
+            "$ 1,856",
+        ],
+        &[
+            "net cash used in investing activities",
+            "( 1,480 )",
+            "( 1,390 )",
+            "( 1,120 )",
+        ],
+        &[
+            "net increase ( decrease ) in cash and cash equivalents",
+            "$ 84",
+            "$ ( 37 )",
+            "$ 156",
+        ],
+    ];
+    check(
+        cash,
+        "the following table summarizes our cash flows ( in millions ) :",
+        &["what was the net change in cash and cash equivalents in 2011?"],
+        &[Num("-37")],
+    );
+}

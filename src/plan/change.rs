@@ -180,14 +180,14 @@ impl RulesPlanner {
             }
         }
         let new = g.ground(metric, Some(y))?;
+        // "the net change in cash in 2011": a row that names a change ("net
+        // increase ( decrease ) in cash") is the year's change
+        if self.names_a_change(t.schema, &new) {
+            return Ok(ChangeInputs::Printed(new));
+        }
         let old = match g.ground(metric, Some(y - 1)) {
             Ok(o) => o,
             Err(_) if is_index_table(t.schema) => constant_operand(Decimal::ONE_HUNDRED),
-            // "the net change in cash in 2009" on a page without 2008: a
-            // row that names a change ("net increase in cash") is the change
-            Err(_) if self.names_a_change(t.schema, &new) => {
-                return Ok(ChangeInputs::Printed(new));
-            }
             Err(e) => return Err(e),
         };
         Ok(Pair(new, old))
