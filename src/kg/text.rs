@@ -277,7 +277,89 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
     }
     assign_years(tokens, &years, &mut numbers);
     assign_subjects(tokens, &years, &mut numbers);
+    assign_compared_list(tokens, &years, &mut numbers);
     numbers
+}
+
+/// "we paid $ 64 million in interest and $ 187 million in income taxes ,
+/// compared with $ 71 million and $ 162 million , respectively , in 2012":
+/// the amounts of a list after "compared" that closes with "respectively"
+/// stand, in order, for as many amounts before it: each takes the words
+/// of its counterpart, and the year printed after the list (else the
+/// list's own).
+fn assign_compared_list(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
+    let Some(compared) = tokens.iter().position(|t| t == "compared") else {
+        return;
+    };
+    let Some(respectively) = tokens.iter().position(|t| t == "respectively") else {
+        return;
+    };
+    if respectively < compared {
+        return;
+    }
+    let amounts: Vec<usize> = (0..numbers.len())
+        .filter(|k| !numbers[*k].is_year_mention)
+        .collect();
+    let before: Vec<usize> = amounts
+        .iter()
+        .copied()
+        .filter(|k| numbers[*k].token_index < compared)
+        .collect();
+    let after: Vec<usize> = amounts
+        .iter()
+        .copied()
+        .filter(|k| (compared..respectively).contains(&numbers[*k].token_index))
+        .collect();
+    // two amounts or more on each side, in the same units, and no year
+    // inside the list after "compared" (that is a list of years instead)
+    let years_inside = years
+        .iter()
+        .any(|(p, _)| (compared..respectively).contains(p));
+    let same_units = before
+        .iter()
+        .zip(&after)
+        .all(|(b, a)| numbers[*b].percent == numbers[*a].percent);
+    if after.len() < 2 || before.len() != after.len() || years_inside || !same_units {
+        return;
+    }
+    let closing = years
+        .iter()
+        .find(|(p, _)| *p > respectively && *p <= respectively + 4)
+        .map(|(_, y)| *y);
+    // the amounts before "compared" share the year one of them has
+    let mut known: Vec<i32> = before.iter().filter_map(|k| numbers[*k].year).collect();
+    known.dedup();
+    if let [y] = known.as_slice() {
+        for k in &before {
+            numbers[*k].year = Some(*y);
+        }
+    }
+    // the counterpart's own words: from the amount before it to the one
+    // after it (or "compared")
+    let positions: Vec<usize> = before.iter().map(|k| numbers[*k].token_index).collect();
+    for (j, (b, a)) in before.iter().zip(&after).enumerate() {
+        let at = numbers[*b].token_index;
+        let from = if j == 0 {
+            at.saturating_sub(4)
+        } else {
+            positions[j - 1] + 1
+        };
+        let to = positions
+            .get(j + 1)
+            .copied()
+            .unwrap_or(compared)
+            .min(at + 6);
+        let words: Vec<&str> = tokens[from..to]
+            .iter()
+            .map(String::as_str)
+            .filter(|t| *t != "$" && !t.chars().any(|c| c.is_ascii_digit()))
+            .collect();
+        let n = &mut numbers[*a];
+        n.context = format!("{} {}", n.raw, words.join(" "));
+        if closing.is_some() {
+            n.year = closing;
+        }
+    }
 }
 
 /// "net cash from operations and capital expenditures were $ 500 million
@@ -546,6 +628,33 @@ mod tests {
             .iter()
             .flat_map(extract_numbers)
             .collect()
+    }
+
+    #[test]
+    fn a_list_compared_respectively_stands_for_the_amounts_before_it() {
+        let n = numbers(
+            "during 2013 we paid $ 64 million in interest and $ 187 million in income taxes , \
+             compared with $ 71 million and $ 162 million , respectively , in 2012 .",
+        );
+        let amounts: Vec<&TextNumber> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts.len(), 4);
+        let years: Vec<Option<i32>> = amounts.iter().map(|n| n.year).collect();
+        assert_eq!(years, [Some(2013), Some(2013), Some(2012), Some(2012)]);
+        assert!(
+            amounts[2].context.contains("interest"),
+            "{}",
+            amounts[2].context
+        );
+        assert!(
+            !amounts[2].context.contains("taxes"),
+            "{}",
+            amounts[2].context
+        );
+        assert!(
+            amounts[3].context.contains("income taxes"),
+            "{}",
+            amounts[3].context
+        );
     }
 
     #[test]
