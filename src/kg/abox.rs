@@ -207,13 +207,16 @@ fn header_years_from_text<'n>(
 /// ("high", "low", "high", "low" for 2012 and 2011).
 fn header_years_from_caption(table: &Table, caption: &[String]) -> Vec<Option<i32>> {
     let none = vec![None; table.columns.len()];
-    let lost_row = table
+    // every header a number and no year: the words beside each number
+    let lost_row: Option<Vec<String>> = table
         .columns
         .iter()
-        .all(|h| header_number(h).is_some() && distinct_years(h).is_empty());
-    if table.columns.len() < 2 || !lost_row {
+        .map(|h| header_number(h).filter(|_| distinct_years(h).is_empty()))
+        .map(|n| n.map(|n| n.words))
+        .collect();
+    let Some(words) = lost_row.filter(|_| table.columns.len() >= 2) else {
         return none;
-    }
+    };
     let mut years: Vec<i32> = Vec::new();
     for y in caption.iter().filter_map(|t| super::text::as_year(t)) {
         if !years.contains(&y) {
@@ -230,11 +233,6 @@ fn header_years_from_caption(table: &Table, caption: &[String]) -> Vec<Option<i3
         return none;
     }
     let k = n / years.len();
-    let words: Vec<String> = table
-        .columns
-        .iter()
-        .map(|h| header_number(h).map(|n| n.words).unwrap_or_default())
-        .collect();
     let group = &words[..k];
     let distinct = group
         .iter()

@@ -381,6 +381,16 @@ fn scale_named(word: &str) -> Option<Scale> {
 }
 
 impl Schema {
+    /// The year of header number `k`: its own words' year, else `lost_row`
+    /// (the year of the row the table lost into its headers, if known),
+    /// else its column's year.
+    pub fn header_number_year(&self, k: usize, lost_row: Option<i32>) -> Option<i32> {
+        let h = &self.header_numbers[k];
+        h.year
+            .or(lost_row)
+            .or_else(|| self.columns.get(h.column).and_then(|(_, y)| *y))
+    }
+
     /// Describes a cell, header number or text fact of the page in `graph`
     /// by its IRI (the scheme of [`super::page_iri`]) from what the schema
     /// holds, in the words [`describe_source`] reads from the store; `None`

@@ -702,10 +702,8 @@ impl<'a> Grounder<'a> {
             }
             Target::Header(k) => {
                 // the header's year, the lost row's, else its column's
-                let h = &self.schema.header_numbers[k];
-                let mut o = header_operand(h);
-                let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
-                o.year = o.year.or(self.page.lost_row_year).or(column_year);
+                let mut o = header_operand(&self.schema.header_numbers[k]);
+                o.year = self.schema.header_number_year(k, self.page.lost_row_year);
                 o
             }
         };

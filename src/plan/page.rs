@@ -302,10 +302,8 @@ fn table_amounts(schema: &Schema) -> Vec<(usize, Option<i32>, Decimal, bool)> {
         .cells
         .iter()
         .map(|c| (c.row, c.column_year, c.value, c.percent));
-    let headers = schema.header_numbers.iter().map(|h| {
-        let year = h
-            .year
-            .or_else(|| schema.columns.get(h.column).and_then(|(_, y)| *y));
+    let headers = schema.header_numbers.iter().enumerate().map(|(k, h)| {
+        let year = schema.header_number_year(k, None);
         (lost, year, h.value, h.percent)
     });
     cells.chain(headers).collect()

@@ -520,7 +520,7 @@ impl Grounder<'_> {
             }
         }
         // else the column's year (one the text gives its header number)
-        let year = h.year.or(self.page.lost_row_year).or(column_year);
+        let year = self.schema.header_number_year(k, self.page.lost_row_year);
         match (a.year, year) {
             (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
             (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
