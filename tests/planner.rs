@@ -5032,3 +5032,65 @@ fn a_change_in_one_year_of_a_row_that_names_a_change_is_that_row() {
         &[Num("-37")],
     );
 }
+
+#[test]
+fn a_table_without_years_takes_the_one_year_its_caption_names() {
+    // the question's year is the caption's, not the text's "$ 26.3 billion
+    // in 2012" (whose words the question barely shares)
+    let sales: TableRows = &[
+        &["", "u.s.", "international", "total"],
+        &["cardiolex", "$ 3,412", "$ 2,890", "$ 6,302"],
+        &["oncovir", "2,210", "2,675", "4,885"],
+        &[
+            "total pharmaceutical sales",
+            "$ 5,622",
+            "$ 5,565",
+            "$ 11,187",
+        ],
+    ];
+    check(
+        sales,
+        "worldwide sales of pharmaceutical products were $ 26.3 billion in 2012 , \
+         an increase of 3 % compared with 2011 . \
+         the following table presents sales of major products by geographic area \
+         for the year ended december 31 , 2012 ( $ in millions ) :",
+        &["what were u.s. sales of oncovir in 2012?"],
+        &[Num("2210")],
+    );
+}
+
+#[test]
+fn an_abbreviation_that_spells_a_per_unit_row_asks_for_it() {
+    // "eps" is "earnings per share": a per-unit row the question asks for
+    let quarters: TableRows = &[
+        &[
+            "",
+            "first quarter",
+            "second quarter",
+            "third quarter",
+            "fourth quarter",
+        ],
+        &[
+            "operating revenues",
+            "$ 3,810",
+            "$ 3,542",
+            "$ 4,205",
+            "$ 3,677",
+        ],
+        &["net income", "398", "351", "579", "276"],
+        &[
+            "basic earnings per share",
+            "$ 0.82",
+            "$ 0.72",
+            "$ 1.19",
+            "$ 0.57",
+        ],
+    ];
+    check(
+        quarters,
+        "the unaudited quarterly financial information for each quarter of 2012 is \
+         presented below ( in millions , except per share amounts ) :",
+        &["what was basic eps in the fourth quarter?"],
+        &[Num("0.57")],
+    );
+}

@@ -61,6 +61,7 @@ features! {
     cell_year_other = -1.5, "The cell's year is another year than the one asked.";
     range_other = -1.0, "The question prints a range of years a row label prints (\"2018-2022\"), and the candidate's row is a single year (or the first row the table lost into its headers).";
     cell_year_in_label = 0.8, "The cell has no year of its own, but its labels print the year asked.";
+    cell_year_in_caption = 0.8, "No label of the table prints a year, and the table's caption (the sentence just before it) names one year, the year asked (\"sales by geographic area for the year ended december 31 , 2012\").";
     cell_year_absent = -0.3, "A year is asked and the cell's labels print none.";
     date_match = 0.3, "The question prints the column's date (\"january 3, 2009\", or its month and year): it names that column (the year counts as matched).";
     name_year_match = 0.5, "Years name a few rows (not the period axis) and the row names the year asked.";

@@ -163,7 +163,11 @@ impl<'a> Grounder<'a> {
             wants_percent,
             surface: tokens.iter().map(|t| words::surface(t)).collect(),
             asks_total,
-            asks_per_unit: contains_any(&q, &cues.per_word),
+            // "eps" asks for "earnings per share" on a page that prints it
+            asks_per_unit: contains_any(
+                &super::read::page_synonyms(&q, schema, &cues.synonym_sets),
+                &cues.per_word,
+            ),
             continues: cues
                 .continuation_lead
                 .iter()

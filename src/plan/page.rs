@@ -93,6 +93,10 @@ pub(super) struct PageIndex {
     /// No column names a year and fewer than half the rows do: those years
     /// are part of a few rows' names, not the table's period axis.
     pub row_years_are_names: bool,
+    /// The one year the table's caption names ("sales by geographic area
+    /// for the year ended december 31 , 2012"), when no row or column label
+    /// names a year: the period of every cell.
+    pub caption_year: Option<i32>,
     /// The year and quarter of the first row the table lost into its
     /// header (see [`lost_first_row`]): its numbers are the header numbers.
     pub lost_row_year: Option<i32>,
@@ -655,6 +659,29 @@ fn page_years(schema: &Schema) -> HashSet<i32> {
     years
 }
 
+/// The one year the caption (the sentence just before the table) names,
+/// when no row or column label names one and no header prints a number.
+fn caption_year(schema: &Schema) -> Option<i32> {
+    let labels = schema.rows.iter().chain(schema.columns.iter());
+    if !schema.header_numbers.is_empty()
+        || labels
+            .clone()
+            .any(|(l, y)| y.is_some() || !words::years_in(l).is_empty())
+    {
+        return None;
+    }
+    let caption = schema.sentences.get(schema.pre_sentences.checked_sub(1)?)?;
+    let mut years: Vec<i32> = caption
+        .split_whitespace()
+        .flat_map(words::years_in)
+        .collect();
+    years.dedup();
+    match years.as_slice() {
+        [y] => Some(*y),
+        _ => None,
+    }
+}
+
 /// The period of the first row a table lost into its column headers (its
 /// numbers are printed there: "$ 1150786" over rows "2004", "2005", ...):
 /// the step before the sequence the remaining rows start, when their first
@@ -884,6 +911,7 @@ impl PageIndex {
         Self {
             key,
             vocabulary,
+            caption_year: caption_year(schema),
             page_years: page_years(schema)
                 .into_iter()
                 .chain(lost_row_year)

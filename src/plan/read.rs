@@ -647,7 +647,7 @@ fn initialism_spelled(
 /// `text` with each term of a synonym set that the page never prints
 /// ("headcount") written as the term of the set the page prints, a row or
 /// column label's first ("number of employees"), else a sentence's.
-fn page_synonyms(text: &str, schema: &Schema, sets: &[Vec<String>]) -> String {
+pub(super) fn page_synonyms(text: &str, schema: &Schema, sets: &[Vec<String>]) -> String {
     let spaced = |l: &str| format!(" {} ", words::tokens(l).join(" "));
     let labels: Vec<String> = schema
         .rows

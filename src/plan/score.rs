@@ -402,6 +402,8 @@ impl Grounder<'_> {
                 let label = format!("{} {}", cell.row_label, cell.column_label);
                 if words::years_in(&label).contains(&y) {
                     f.set(F::cell_year_in_label, 1.0);
+                } else if self.page.caption_year == Some(y) {
+                    f.set(F::cell_year_in_caption, 1.0);
                 } else {
                     f.set(F::cell_year_absent, 1.0);
                 }
