@@ -5094,3 +5094,25 @@ fn an_abbreviation_that_spells_a_per_unit_row_asks_for_it() {
         &[Num("0.57")],
     );
 }
+
+#[test]
+fn a_total_row_below_the_months_of_one_year_is_of_that_year() {
+    let repurchases: TableRows = &[
+        &[
+            "",
+            "total number of shares purchased",
+            "average price paid per share",
+        ],
+        &["october 1 - october 31 , 2011", "1,245,600", "$ 52.18"],
+        &["november 1 - november 30 , 2011", "2,108,400", "$ 49.87"],
+        &["december 1 - december 31 , 2011", "987,300", "$ 51.42"],
+        &["total", "4,341,300", "$ 50.88"],
+    ];
+    check(
+        repurchases,
+        "the following table summarizes the company 's repurchases of its common stock \
+         during the three months ended december 31 , 2011 :",
+        &["what was the total number of shares repurchased in the fourth quarter of 2011?"],
+        &[Num("4341300")],
+    );
+}

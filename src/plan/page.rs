@@ -230,6 +230,27 @@ fn flow_row_years(schema: &Schema, boundary: &[Option<Boundary>]) -> Vec<Option<
         .collect()
 }
 
+/// A row named only by the total word ("total") below rows that all name
+/// the same year (the months of a quarter: "october 1 - october 31 ,
+/// 2011", ...) sums them: it is of that year too.
+fn total_row_years(schema: &Schema, cues: &Cues, years: &mut [Option<i32>]) {
+    let only_total = |l: &str| words::tokens(l) == [cues.total_word.as_str()];
+    let (totals, parts): (Vec<usize>, Vec<usize>) =
+        (0..schema.rows.len()).partition(|&i| only_total(&schema.rows[i].0));
+    let mut part_years = parts.iter().map(|&i| schema.rows[i].1);
+    let Some(Some(year)) = part_years.next() else {
+        return;
+    };
+    if parts.len() < 2 || !part_years.all(|y| y == Some(year)) {
+        return;
+    }
+    for t in totals {
+        if schema.rows[t].1.is_none() {
+            years[t] = Some(year);
+        }
+    }
+}
+
 /// One value per label (row or column), computed from the label's text.
 fn per_label<T>(labels: &[(String, Option<i32>)], f: impl Fn(&str) -> T) -> Vec<T> {
     labels.iter().map(|(l, _)| f(l)).collect()
@@ -875,7 +896,8 @@ impl PageIndex {
         let fact_rounds_cell = rounded_restatements(schema, &aligned);
         // the labels' own boundaries give a roll-forward's flows their year
         let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
-        let flow_row_year = flow_row_years(schema, &printed_boundary);
+        let mut flow_row_year = flow_row_years(schema, &printed_boundary);
+        total_row_years(schema, cues, &mut flow_row_year);
         let row_boundary = bracket_years(schema, printed_boundary);
         let row_year_ranges: Vec<Vec<(i32, i32)>> = schema
             .rows
