@@ -5116,3 +5116,20 @@ fn a_total_row_below_the_months_of_one_year_is_of_that_year() {
         &[Num("4341300")],
     );
 }
+
+#[test]
+fn a_column_labelled_as_a_percentage_is_no_amount() {
+    // "total" in the question is no reason to read "2010 % of total"
+    let categories: TableRows = &[
+        &["", "2011", "2011 % of total", "2010", "2010 % of total"],
+        &["consumables", "$ 10,833.7", "73.3", "$ 9,332.1", "71.7"],
+        &["apparel", "816.3", "5.5", "737.5", "5.7"],
+        &["net sales", "$ 14,776.3", "100.0", "$ 13,007.0", "100.0"],
+    ];
+    check(
+        categories,
+        "the following table presents net sales by category ( dollars in millions ) :",
+        &["what were total net sales in 2010?"],
+        &[Num("13007.0")],
+    );
+}

@@ -57,6 +57,7 @@ features! {
     total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
     per_unit_unasked = -1.25, "The cell's row measures an amount per unit of something (\"net sales per square foot\") and neither the question nor the row the last turn read is per unit (\"what were net sales in fiscal 2012?\"): the row is a rate of what the question names, not the amount.";
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
+    label_percent_unasked = -0.8, "The cell's row or column label marks a percentage (\"2012 % of total\", \"percent change\") when the question asks for no rate or percentage: the label's words (\"total\") name what the rate is of.";
     cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
     cell_year_other = -1.5, "The cell's year is another year than the one asked.";
     range_other = -1.0, "The question prints a range of years a row label prints (\"2018-2022\"), and the candidate's row is a single year (or the first row the table lost into its headers).";

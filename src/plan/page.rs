@@ -50,6 +50,10 @@ pub(super) struct PageIndex {
     /// Which rows measure an amount per unit of something ("net sales per
     /// square foot", "dividends declared per share").
     pub row_per_unit: Vec<bool>,
+    /// Each row's and column's label marks a percentage ("2012 % of total",
+    /// "percent change"): its cells are rates, whatever they print.
+    pub row_percent: Vec<bool>,
+    pub column_percent: Vec<bool>,
     /// Which rows print a catch-all word ("other revenues").
     pub row_is_catch_all: Vec<bool>,
     /// Which rows and columns are totals (print the total word).
@@ -249,6 +253,11 @@ fn total_row_years(schema: &Schema, cues: &Cues, years: &mut [Option<i32>]) {
             years[t] = Some(year);
         }
     }
+}
+
+/// A label marks a percentage: it prints "%" or the word "percent".
+fn marks_percent(label: &str) -> bool {
+    label.contains('%') || words::tokens(label).iter().any(|t| t == "percent")
 }
 
 /// One value per label (row or column), computed from the label's text.
@@ -945,6 +954,8 @@ impl PageIndex {
             column_surface: per_label(&schema.columns, surface_words),
             row_is_total: per_label(&schema.rows, is_total),
             row_head_words: per_label(&schema.rows, |l| head_of_part(l, cues)),
+            row_percent: per_label(&schema.rows, marks_percent),
+            column_percent: per_label(&schema.columns, marks_percent),
             row_per_unit: per_label(&schema.rows, |l| {
                 let spaced = format!(" {} ", words::tokens(l).join(" "));
                 cues.per_word.iter().any(|p| {

@@ -316,6 +316,10 @@ impl Grounder<'_> {
         if cell.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
+        let labelled = self.page.row_percent[cell.row] || self.page.column_percent[cell.column];
+        if labelled && !self.wants_percent {
+            f.set(F::label_percent_unasked, 1.0);
+        }
         // a follow-up of a turn that read a rate per unit asks for one too
         let last_per_unit = self.earlier_rows.iter().any(|r| self.page.row_per_unit[*r]);
         if self.page.row_per_unit[cell.row] && !self.asks_per_unit && !last_per_unit {
