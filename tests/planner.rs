@@ -5133,3 +5133,19 @@ fn a_column_labelled_as_a_percentage_is_no_amount() {
         &[Num("13007.0")],
     );
 }
+
+#[test]
+fn a_measure_named_without_a_part_is_its_total_row() {
+    let segments: TableRows = &[
+        &["", "2011", "2010"],
+        &["consumer net sales", "$ 171,420", "$ 158,970"],
+        &["professional net sales", "86,680", "86,830"],
+        &["total net sales", "$ 258,100", "$ 245,800"],
+    ];
+    check(
+        segments,
+        "the following table presents net sales by segment ( in thousands ) :",
+        &["what were net sales in 2011?"],
+        &[Num("258100")],
+    );
+}

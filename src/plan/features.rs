@@ -54,6 +54,7 @@ features! {
     total_row_for_column = 0.2, "The mention names only a column, and the cell is in a total row.";
     total_asked = 0.15, "The question says \"total\" and the cell is in a total row or column.";
     total_row_part_named = -1.0, "The cell is in a total row, the question does not say \"total\", and the mention names another row in full, one whose words the total's label does not all print (\"the operating income of the transportation segment\" beside \"transportation\" and \"total operating income\"): the words it shares with the total name the measure the parts share.";
+    total_of_measure_named = 0.3, "The cell is in a total row whose label's other words the mention prints (\"net sales\" for \"total net sales\"), and another row prints them with a part's word (\"consumer net sales\"): a measure named without a part is the total.";
     total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
     per_unit_unasked = -1.25, "The cell's row measures an amount per unit of something (\"net sales per square foot\") and neither the question nor the row the last turn read is per unit (\"what were net sales in fiscal 2012?\"): the row is a rate of what the question names, not the amount.";
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";

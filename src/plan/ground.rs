@@ -77,6 +77,8 @@ pub(super) struct Grounder<'a> {
     pub(super) asks_total: bool,
     /// The question asks for an amount per unit ("per share", "for each").
     pub(super) asks_per_unit: bool,
+    /// The word that names a total ("total").
+    pub(super) total_word: String,
     /// The question opens as a continuation of the last ("and the basic
     /// shares?", "what about ...").
     pub(super) continues: bool,
@@ -163,6 +165,7 @@ impl<'a> Grounder<'a> {
             wants_percent,
             surface: tokens.iter().map(|t| words::surface(t)).collect(),
             asks_total,
+            total_word: cues.total_word.clone(),
             // "eps" asks for "earnings per share" on a page that prints it
             asks_per_unit: contains_any(
                 &super::read::page_synonyms(&q, schema, &cues.synonym_sets),

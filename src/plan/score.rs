@@ -269,6 +269,9 @@ impl Grounder<'_> {
         if row_is_total && !self.asks_total && self.names_a_part(a, cell.row) {
             f.set(F::total_row_part_named, 1.0);
         }
+        if row_is_total && self.names_the_total_measure(a, cell.row) {
+            f.set(F::total_of_measure_named, 1.0);
+        }
         if self.asks_total && (row_is_total || column_is_total) {
             // "what was the total?", naming no row: the grand total ("total")
             // before a part's ("total debt"), whose other words go unasked
@@ -280,6 +283,27 @@ impl Grounder<'_> {
             };
             f.set(F::total_asked, share);
         }
+    }
+
+    /// Whether the mention prints every word of total row `row`'s label
+    /// but the total word ("net sales" for "total net sales"), and another
+    /// row's label prints them too with a word of its own ("consumer net
+    /// sales"): the measure named without a part is the total's.
+    fn names_the_total_measure(&self, a: &Asked, row: usize) -> bool {
+        let total: Vec<&String> = self.page.row_words[row]
+            .iter()
+            .filter(|w| !same_word(w, &self.total_word))
+            .collect();
+        let met = |w: &&String| a.words.iter().any(|x| same_word(x, w));
+        if total.is_empty() || !total.iter().all(met) {
+            return false;
+        }
+        self.page.row_words.iter().enumerate().any(|(r, words)| {
+            r != row
+                && !self.page.row_is_total[r]
+                && words.len() > total.len()
+                && total.iter().all(|w| words.iter().any(|x| same_word(x, w)))
+        })
     }
 
     /// The beginning or end asked against the one a candidate prints.
