@@ -5149,3 +5149,37 @@ fn a_measure_named_without_a_part_is_its_total_row() {
         &[Num("258100")],
     );
 }
+
+#[test]
+fn a_text_number_per_unit_is_no_amount_the_question_asks_for() {
+    let revenues: TableRows = &[
+        &["", "2010", "2009"],
+        &["retail", "$ 1,120", "$ 1,085"],
+        &["wholesale", "301", "288"],
+        &["other", "74", "71"],
+    ];
+    check(
+        revenues,
+        "wholesale revenues declined in 2009 due to lower market prices , which averaged \
+         $ 38.12 per megawatt-hour compared with $ 61.40 in 2008 . \
+         the following table presents revenues by source ( in millions ) :",
+        &["what were wholesale revenues in 2009?"],
+        &[Num("288")],
+    );
+}
+
+#[test]
+fn a_price_asks_for_an_amount_per_share() {
+    let prices: TableRows = &[
+        &["", "2011", "2010"],
+        &["common stock outstanding ( in millions )", "397.6", "401.2"],
+        &["cash dividends declared", "$ 120", "$ 110"],
+    ];
+    check(
+        prices,
+        "on february 11 , 2011 , the closing price of our common stock was $ 56.73 per share \
+         as reported on the nyse . the following table sets forth the high and low sale prices :",
+        &["what was the closing price of common stock as of february 11 , 2011?"],
+        &[Num("56.73")],
+    );
+}

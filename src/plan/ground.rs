@@ -13,8 +13,8 @@ pub use super::features::{Feature, FeatureVector, Weights};
 
 use super::cues::{contains_any, Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{fact_operand, header_operand, GroundingNote, Operand};
-use super::page::PageIndex;
-use crate::kg::{CellEntry, FactEntry, Schema, HEADER_NUMBER_NODE};
+use super::page::{words_after, PageIndex};
+use crate::kg::{CellEntry, Schema, HEADER_NUMBER_NODE};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
 use crate::words;
@@ -166,11 +166,14 @@ impl<'a> Grounder<'a> {
             surface: tokens.iter().map(|t| words::surface(t)).collect(),
             asks_total,
             total_word: cues.total_word.clone(),
-            // "eps" asks for "earnings per share" on a page that prints it
+            // "eps" asks for "earnings per share" on a page that prints it;
+            // a price is of one unit
             asks_per_unit: contains_any(
                 &super::read::page_synonyms(&q, schema, &cues.synonym_sets),
                 &cues.per_word,
-            ),
+            ) || tokens
+                .iter()
+                .any(|t| cues.unit_price_word.contains(&words::stem(t))),
             continues: cues
                 .continuation_lead
                 .iter()
@@ -830,31 +833,6 @@ fn asks_row_range(page: &PageIndex, question: &str, cues: &Cues) -> bool {
             .row_year_ranges
             .iter()
             .any(|ranges| ranges.iter().any(|r| asked.contains(r)))
-}
-
-/// The three words printed after a text number (its context holds up to
-/// twelve words before it and four after).
-fn words_after(f: &FactEntry) -> Vec<&str> {
-    let toks: Vec<&str> = f.context.split_whitespace().collect();
-    // the number's place in its context: 12 tokens in, unless the context
-    // is a list's, shared by its numbers; then where the number is printed
-    let number = f
-        .raw
-        .split_whitespace()
-        .find(|t| t.chars().any(|c| c.is_ascii_digit()));
-    let printed: Vec<usize> = toks
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| Some(**t) == number)
-        .map(|(i, _)| i)
-        .collect();
-    let at = match printed.as_slice() {
-        [i] => *i,
-        _ => f.token.min(12),
-    };
-    toks.get(at + 1..toks.len().min(at + 4))
-        .map(<[&str]>::to_vec)
-        .unwrap_or_default()
 }
 
 /// Words that meet: equal, or one a short extension of the other

@@ -53,6 +53,9 @@ pub(super) struct PageIndex {
     /// Each row's and column's label marks a percentage ("2012 % of total",
     /// "percent change"): its cells are rates, whatever they print.
     pub row_percent: Vec<bool>,
+    /// Each text number is a rate per unit of something ("$ 38.12 per
+    /// megawatt-hour"), not per a length of time.
+    pub fact_per_unit: Vec<bool>,
     pub column_percent: Vec<bool>,
     /// Which rows print a catch-all word ("other revenues").
     pub row_is_catch_all: Vec<bool>,
@@ -253,6 +256,43 @@ fn total_row_years(schema: &Schema, cues: &Cues, years: &mut [Option<i32>]) {
             years[t] = Some(year);
         }
     }
+}
+
+/// The three words printed after a text number (its context holds up to
+/// twelve words before it and four after).
+pub(super) fn words_after(f: &FactEntry) -> Vec<&str> {
+    let toks: Vec<&str> = f.context.split_whitespace().collect();
+    // the number's place in its context: 12 tokens in, unless the context
+    // is a list's, shared by its numbers; then where the number is printed
+    let number = f
+        .raw
+        .split_whitespace()
+        .find(|t| t.chars().any(|c| c.is_ascii_digit()));
+    let printed: Vec<usize> = toks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| Some(**t) == number)
+        .map(|(i, _)| i)
+        .collect();
+    let at = match printed.as_slice() {
+        [i] => *i,
+        _ => f.token.min(12),
+    };
+    toks.get(at + 1..toks.len().min(at + 4))
+        .map(<[&str]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// A text number is a rate per unit of something: a per word follows it
+/// (after its scale word), and no length of time ("per megawatt-hour", not
+/// "per year").
+fn fact_per_unit(f: &FactEntry, cues: &Cues) -> bool {
+    let after = words_after(f);
+    let mut rest = after.iter().skip_while(|w| label_scale(w).is_some());
+    let is = |list: &[String], w: Option<&&str>| w.is_some_and(|w| list.iter().any(|l| l == w));
+    is(&cues.per_word, rest.next())
+        && !is(&cues.duration_word, rest.clone().next())
+        && !is(&cues.period_noun, rest.next())
 }
 
 /// A label marks a percentage: it prints "%" or the word "percent".
@@ -955,6 +995,11 @@ impl PageIndex {
             row_is_total: per_label(&schema.rows, is_total),
             row_head_words: per_label(&schema.rows, |l| head_of_part(l, cues)),
             row_percent: per_label(&schema.rows, marks_percent),
+            fact_per_unit: schema
+                .facts
+                .iter()
+                .map(|f| fact_per_unit(f, cues))
+                .collect(),
             column_percent: per_label(&schema.columns, marks_percent),
             row_per_unit: per_label(&schema.rows, |l| {
                 let spaced = format!(" {} ", words::tokens(l).join(" "));

@@ -604,6 +604,9 @@ impl Grounder<'_> {
         if fact.percent && !self.wants_percent {
             f.set(F::fact_percent_unasked, 1.0);
         }
+        if self.page.fact_per_unit[k] && !self.asks_per_unit {
+            f.set(F::per_unit_unasked, 1.0);
+        }
         if let (Some(asked), Some(printed)) = (&self.asked_scale, &fact.scale) {
             if printed.word() == asked.as_str() {
                 f.set(F::scale_agrees, 1.0);
