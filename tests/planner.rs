@@ -5183,3 +5183,19 @@ fn a_price_asks_for_an_amount_per_share() {
         &[Num("56.73")],
     );
 }
+
+#[test]
+fn a_percent_change_column_of_both_signs_keeps_a_decline_negative() {
+    let revenue: TableRows = &[
+        &["", "fiscal 2012", "fiscal 2011", "% change"],
+        &["license", "$ 1,842.5", "$ 2,012.6", "( 8.5 ) %"],
+        &["subscription", "1,286.3", "802.4", "60.3 %"],
+        &["services", "399.8", "414.1", "( 3.5 ) %"],
+    ];
+    check(
+        revenue,
+        "the following table summarizes revenue by type ( dollars in millions ) :",
+        &["what was the reported % change in services revenue?"],
+        &[Num("-3.5")],
+    );
+}

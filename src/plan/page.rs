@@ -73,6 +73,9 @@ pub(super) struct PageIndex {
     /// ( loss )"): there the sign is part of the value, not a convention of
     /// print.
     pub row_signs_mixed: Vec<bool>,
+    /// Which columns that name no year and mark a percentage print both
+    /// signs ("% change" beside years).
+    pub column_signs_mixed: Vec<bool>,
     /// Which text numbers' contexts call them a total.
     pub fact_is_total: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
@@ -701,12 +704,28 @@ fn facts_in_names(schema: &Schema) -> Vec<bool> {
 /// row of other columns mixes kinds of value: a "( 2 )" footnote read as a
 /// negative beside a size).
 fn signs_mixed(schema: &Schema) -> Vec<bool> {
-    let mut signs = vec![(false, false); schema.rows.len()];
-    for c in schema.cells.iter().filter(|c| c.column_year.is_some()) {
-        if let Some(s) = signs.get_mut(c.row) {
-            if c.value.is_sign_negative() {
+    let cells = schema.cells.iter().filter(|c| c.column_year.is_some());
+    mixed(schema.rows.len(), cells.map(|c| (c.row, c.value)))
+}
+
+/// For each column that names no year and whose label marks a percentage
+/// ("% change"), whether its cells print both signs.
+fn column_signs_mixed(schema: &Schema) -> Vec<bool> {
+    let cells = schema
+        .cells
+        .iter()
+        .filter(|c| c.column_year.is_none() && marks_percent(&schema.columns[c.column].0));
+    mixed(schema.columns.len(), cells.map(|c| (c.column, c.value)))
+}
+
+/// For each of `n` lines, whether its (line, value) pairs hold both signs.
+fn mixed(n: usize, values: impl Iterator<Item = (usize, Decimal)>) -> Vec<bool> {
+    let mut signs = vec![(false, false); n];
+    for (line, value) in values {
+        if let Some(s) = signs.get_mut(line) {
+            if value.is_sign_negative() {
                 s.0 = true;
-            } else if !c.value.is_zero() {
+            } else if !value.is_zero() {
                 s.1 = true;
             }
         }
@@ -1015,6 +1034,7 @@ impl PageIndex {
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             row_signs_mixed: signs_mixed(schema),
+            column_signs_mixed: column_signs_mixed(schema),
             fact_is_name: facts_in_names(schema),
             fact_rounds_cell,
             row_boundary,

@@ -127,10 +127,13 @@ impl Grounder<'_> {
     }
 
     /// A table cell as an operand: a figure printed negative counts by its
-    /// magnitude, unless its row prints both signs ("net income ( loss )").
+    /// magnitude, unless its row prints both signs ("net income ( loss )"),
+    /// or its column, naming no year, does ("% change").
     pub fn cell_value(&self, cell: &CellEntry) -> Operand {
         let mut o = cell_operand(cell);
-        if self.page.row_signs_mixed.get(cell.row) == Some(&true) {
+        if self.page.row_signs_mixed.get(cell.row) == Some(&true)
+            || self.page.column_signs_mixed.get(cell.column) == Some(&true)
+        {
             o.magnitude = false;
         }
         o
