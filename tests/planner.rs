@@ -5199,3 +5199,36 @@ fn a_percent_change_column_of_both_signs_keeps_a_decline_negative() {
         &[Num("-3.5")],
     );
 }
+
+#[test]
+fn a_mention_that_names_another_column_is_not_the_total_columns() {
+    let leases: TableRows = &[
+        &[
+            "",
+            "total",
+            "2012",
+            "2013",
+            "2014",
+            "2015",
+            "2016",
+            "thereafter",
+        ],
+        &[
+            "operating leases",
+            "$ 3,780",
+            "$ 480",
+            "$ 455",
+            "$ 410",
+            "$ 320",
+            "$ 260",
+            "$ 1,855",
+        ],
+        &["capital leases", "210", "40", "38", "36", "34", "32", "30"],
+    ];
+    check(
+        leases,
+        "future minimum lease payments at december 31 , 2011 were as follows ( in millions ) :",
+        &["what are the operating lease payments due after 2016?"],
+        &[Num("1855")],
+    );
+}

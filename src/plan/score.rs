@@ -263,7 +263,14 @@ impl Grounder<'_> {
         if row_hit == 0.0 && col_hit > 0.0 && row_is_total {
             f.set(F::total_row_for_column, 1.0);
         }
-        if col_hit == 0.0 && row_hit > 0.0 && cell.column_year.is_none() && column_is_total {
+        // a mention that names another column ("thereafter") names more
+        // than a row
+        if col_hit == 0.0
+            && row_hit > 0.0
+            && cell.column_year.is_none()
+            && column_is_total
+            && !self.names_a_column(a)
+        {
             f.set(F::total_column_for_row, 1.0);
         }
         if row_is_total && !self.asks_total && self.names_a_part(a, cell.row) {
@@ -283,6 +290,16 @@ impl Grounder<'_> {
             };
             f.set(F::total_asked, share);
         }
+    }
+
+    /// Whether the mention meets a word of a column label other than the
+    /// total word.
+    fn names_a_column(&self, a: &Asked) -> bool {
+        self.page.column_words.iter().any(|words| {
+            words
+                .iter()
+                .any(|w| !same_word(w, &self.total_word) && a.words.iter().any(|x| same_word(x, w)))
+        })
     }
 
     /// Whether the mention prints every word of total row `row`'s label
