@@ -190,9 +190,13 @@ pub(super) enum Boundary {
 
 /// The boundary a token speaks of, by its stem; a verb's past form
 /// ("stores opened", "closed") speaks of none unless the list prints it
-/// ("year ended").
+/// ("year ended"), nor does a plural of events ("openings").
 pub(super) fn token_boundary(token: &str, cues: &Cues) -> Option<Boundary> {
     if token.ends_with("ed") && !cues.boundary_forms.iter().any(|f| f == token) {
+        return None;
+    }
+    // a plural of events ("openings", "closings") counts them
+    if token.ends_with("ings") {
         return None;
     }
     let stem = words::stem(token);
@@ -540,4 +544,21 @@ pub(super) fn split_year_ranges(text: &str) -> String {
         })
         .collect();
     format!(" {} ", toks.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plural_of_events_speaks_of_no_boundary() {
+        let tbox = crate::ontology::tbox().expect("the TBox loads");
+        let cues = Cues::from_tbox(tbox);
+        assert_eq!(token_boundary("opening", &cues), Some(Boundary::Beginning));
+        assert_eq!(token_boundary("openings", &cues), None);
+        assert_eq!(
+            token_boundary("beginning", &cues),
+            Some(Boundary::Beginning)
+        );
+    }
 }
