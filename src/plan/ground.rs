@@ -13,7 +13,7 @@ pub use super::features::{Feature, FeatureVector, Weights};
 
 use super::cues::{contains_any, Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{fact_operand, header_operand, GroundingNote, Operand};
-use super::page::{words_after, PageIndex};
+use super::page::{page_synonyms, words_after, PageIndex};
 use crate::kg::{CellEntry, Schema, HEADER_NUMBER_NODE};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
@@ -169,7 +169,7 @@ impl<'a> Grounder<'a> {
             // "eps" asks for "earnings per share" on a page that prints it;
             // a price is of one unit
             asks_per_unit: contains_any(
-                &super::read::page_synonyms(&q, schema, &cues.synonym_sets),
+                &page_synonyms(&q, schema, &cues.synonym_sets),
                 &cues.per_word,
             ) || tokens
                 .iter()

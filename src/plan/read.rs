@@ -5,6 +5,7 @@
 
 use super::cues::{contains_any, contains_phrase, split_year_ranges, year_ranges, Cues};
 use super::operation::Operation;
+use super::page::page_synonyms;
 use super::rules::RulesPlanner;
 use crate::kg::Schema;
 use crate::words::{self, content_words};
@@ -642,41 +643,6 @@ fn initialism_spelled(
                 })
             })
         })
-}
-
-/// `text` with each term of a synonym set that the page never prints
-/// ("headcount") written as the term of the set the page prints, a row or
-/// column label's first ("number of employees"), else a sentence's.
-pub(super) fn page_synonyms(text: &str, schema: &Schema, sets: &[Vec<String>]) -> String {
-    let spaced = |l: &str| format!(" {} ", words::tokens(l).join(" "));
-    let labels: Vec<String> = schema
-        .rows
-        .iter()
-        .chain(schema.columns.iter())
-        .map(|(l, _)| spaced(l))
-        .collect();
-    let sentences: Vec<String> = schema.sentences.iter().map(|s| spaced(s)).collect();
-    let prints = |pages: &[String], term: &str| {
-        let term = spaced(term);
-        pages.iter().any(|p| p.contains(&term))
-    };
-    let mut out = text.to_string();
-    for set in sets {
-        let Some(asked) = set.iter().find(|t| out.contains(&spaced(t))) else {
-            continue;
-        };
-        if prints(&labels, asked) || prints(&sentences, asked) {
-            continue;
-        }
-        let printed = set
-            .iter()
-            .find(|t| prints(&labels, t))
-            .or_else(|| set.iter().find(|t| prints(&sentences, t)));
-        if let Some(p) = printed {
-            out = out.replacen(&spaced(asked), &format!(" {p} "), 1);
-        }
-    }
-    out
 }
 
 /// An abbreviation joined by `&`: letters on both sides ("sg&a", "r&d").
