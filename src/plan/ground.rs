@@ -11,9 +11,9 @@
 
 pub use super::features::{Feature, FeatureVector, Weights};
 
-use super::cues::{contains_any, Boundary, Cues, BEGINNING_MARK, END_MARK};
+use super::cues::{contains_any, contains_phrase, Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{fact_operand, header_operand, GroundingNote, Operand};
-use super::page::{page_synonyms, words_after, PageIndex};
+use super::page::{words_after, PageIndex};
 use crate::kg::{CellEntry, Schema, HEADER_NUMBER_NODE};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
@@ -168,12 +168,14 @@ impl<'a> Grounder<'a> {
             total_word: cues.total_word.clone(),
             // "eps" asks for "earnings per share" on a page that prints it;
             // a price is of one unit
-            asks_per_unit: contains_any(
-                &page_synonyms(&q, schema, &cues.synonym_sets),
-                &cues.per_word,
-            ) || tokens
-                .iter()
-                .any(|t| cues.unit_price_word.contains(&words::stem(t))),
+            asks_per_unit: contains_any(&q, &cues.per_word)
+                || cues.synonym_sets.iter().any(|set| {
+                    set.iter().any(|t| contains_any(t, &cues.per_word))
+                        && set.iter().any(|t| contains_phrase(&q, t))
+                })
+                || tokens
+                    .iter()
+                    .any(|t| cues.unit_price_word.contains(&words::stem(t))),
             continues: cues
                 .continuation_lead
                 .iter()
