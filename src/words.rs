@@ -132,7 +132,9 @@ const STOP_WORDS: &[&str] = &[
 
 /// Whether a (lowercase) word is a stop word.
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.contains(&word)
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| STOP_WORDS.iter().copied().collect())
+        .contains(word)
 }
 
 /// A word's surface form: lowercase, without a plural's "s" ("revenues"

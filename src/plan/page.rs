@@ -19,6 +19,15 @@ use std::rc::Rc;
 pub(super) struct PageIndex {
     /// What it was built from (see [`page_key`]).
     key: u64,
+    /// The tokens of each row label, then each column label, then each
+    /// sentence: the phrases the reader spells abbreviations from.
+    pub phrases: Vec<Vec<String>>,
+    /// Every token a row or column label prints.
+    pub label_tokens: HashSet<String>,
+    /// Each row and column label, then each sentence, as its tokens joined
+    /// and padded by spaces (" net sales "), for phrase search.
+    pub spaced_labels: Vec<String>,
+    pub spaced_sentences: Vec<String>,
     /// Each word's inverse document frequency over the row labels, column
     /// labels and sentences.
     pub idf: HashMap<String, f64>,
@@ -301,31 +310,25 @@ fn fact_per_unit(f: &FactEntry, cues: &Cues) -> bool {
 /// `text` with each term of a synonym set that the page never prints
 /// ("headcount") written as the term of the set the page prints, a row or
 /// column label's first ("number of employees"), else a sentence's.
-pub(super) fn page_synonyms(text: &str, schema: &Schema, sets: &[Vec<String>]) -> String {
+pub(super) fn page_synonyms(text: &str, page: &PageIndex, sets: &[Vec<String>]) -> String {
     let spaced = |l: &str| format!(" {} ", words::tokens(l).join(" "));
-    let labels: Vec<String> = schema
-        .rows
-        .iter()
-        .chain(schema.columns.iter())
-        .map(|(l, _)| spaced(l))
-        .collect();
-    let sentences: Vec<String> = schema.sentences.iter().map(|s| spaced(s)).collect();
     let prints = |pages: &[String], term: &str| {
         let term = spaced(term);
         pages.iter().any(|p| p.contains(&term))
     };
+    let (labels, sentences) = (&page.spaced_labels, &page.spaced_sentences);
     let mut out = text.to_string();
     for set in sets {
         let Some(asked) = set.iter().find(|t| out.contains(&spaced(t))) else {
             continue;
         };
-        if prints(&labels, asked) || prints(&sentences, asked) {
+        if prints(labels, asked) || prints(sentences, asked) {
             continue;
         }
         let printed = set
             .iter()
-            .find(|t| prints(&labels, t))
-            .or_else(|| set.iter().find(|t| prints(&sentences, t)));
+            .find(|t| prints(labels, t))
+            .or_else(|| set.iter().find(|t| prints(sentences, t)));
         if let Some(p) = printed {
             out = out.replacen(&spaced(asked), &format!(" {p} "), 1);
         }
@@ -1033,8 +1036,21 @@ impl PageIndex {
             lost_row_period(schema, &row_quarter);
         let total_word = cues.total_word.as_str();
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
+        let phrases: Vec<Vec<String>> = schema
+            .rows
+            .iter()
+            .chain(schema.columns.iter())
+            .map(|(l, _)| words::tokens(l))
+            .chain(schema.sentences.iter().map(|s| words::tokens(s)))
+            .collect();
+        let labels = schema.rows.len() + schema.columns.len();
+        let spaced = |p: &Vec<String>| format!(" {} ", p.join(" "));
         Self {
             key,
+            label_tokens: phrases[..labels].iter().flatten().cloned().collect(),
+            spaced_labels: phrases[..labels].iter().map(spaced).collect(),
+            spaced_sentences: phrases[labels..].iter().map(spaced).collect(),
+            phrases,
             vocabulary,
             caption_year: caption_year(schema),
             page_years: page_years(schema)

@@ -5,7 +5,7 @@
 
 use super::cues::{contains_any, contains_phrase, split_year_ranges, year_ranges, Cues};
 use super::operation::Operation;
-use super::page::page_synonyms;
+use super::page::{page_synonyms, PageIndex};
 use super::rules::RulesPlanner;
 use crate::kg::Schema;
 use crate::words::{self, content_words};
@@ -150,11 +150,13 @@ pub(super) fn counted_span(cues: &Cues, text: &str) -> Option<usize> {
 impl RulesPlanner {
     /// Reads a question: text, numbers, operation and metric words.
     pub(super) fn read(&self, question: &str, schema: &Schema) -> Reading {
+        let page = PageIndex::cached(schema, self.lexicon, &self.cues);
         let text = expand_abbreviations(
             &split_year_ranges(&words::normalise_question(question)),
             schema,
+            &page,
         );
-        let text = page_synonyms(&text, schema, &self.cues.synonym_sets);
+        let text = page_synonyms(&text, &page, &self.cues.synonym_sets);
         let (mut years, constants) = question_numbers(&self.cues, &text);
         drop_name_years(&text, schema, &mut years);
         drop_range_label_years(&text, schema, &self.cues.range_joiner, &mut years);
@@ -176,6 +178,7 @@ impl RulesPlanner {
         let listed = expand_abbreviations(
             &split_year_ranges(&words::normalise_question_keeping_commas(question)),
             schema,
+            &page,
         );
         let label_phrase_words = text
             .split_whitespace()
@@ -545,29 +548,17 @@ fn mask_durations(toks: &[&str], cues: &Cues) -> String {
 /// way round, a phrase of the question that spells an abbreviation a label
 /// prints, and that the page never prints in full, becomes the abbreviation
 /// ("selling , general and administrative" for a row "sg&a").
-fn expand_abbreviations(text: &str, schema: &Schema) -> String {
-    let phrases: Vec<Vec<String>> = schema
-        .rows
-        .iter()
-        .map(|(l, _)| l)
-        .chain(schema.columns.iter().map(|(l, _)| l))
-        .chain(schema.sentences.iter())
-        .map(|l| words::tokens(l))
-        .collect();
+fn expand_abbreviations(text: &str, schema: &Schema, page: &PageIndex) -> String {
+    let phrases = &page.phrases;
     // the first `labels` phrases are row and column labels
     let labels = schema.rows.len() + schema.columns.len();
-    let text = abbreviate(text, schema, &phrases);
-    let label_words: HashSet<String> = schema
-        .rows
-        .iter()
-        .chain(schema.columns.iter())
-        .flat_map(|(l, _)| words::tokens(l))
-        .collect();
+    let text = abbreviate(text, schema, phrases);
+    let label_words = &page.label_tokens;
     let expanded: Vec<String> = text
         .split_whitespace()
         .map(|t| {
             if !is_abbreviation(t) {
-                return initialism_spelled(t, &phrases, labels, &label_words)
+                return initialism_spelled(t, phrases, labels, label_words)
                     .unwrap_or_else(|| t.to_string());
             }
             let letters: Vec<char> = t.chars().filter(|c| *c != '&').collect();
@@ -629,17 +620,19 @@ fn initialism_spelled(
                         .map(|(end, _)| end)
                         .find(|&end| content(&p[end - 1]))?;
                     let run = &p[start..end];
-                    let printed = phrases
-                        .iter()
-                        .map(|q| q.windows(run.len()).filter(|w| *w == run).count())
-                        .sum::<usize>();
-                    let whole_label = phrases[..labels].iter().any(|l| {
-                        l.as_slice() == run && run.iter().filter(|w| content(w)).count() >= 3
-                    });
-                    (content(&run[0])
-                        && content(&run[run.len() - 1])
-                        && (printed >= 2 || whole_label))
-                        .then(|| run.join(" "))
+                    let whole_label = || {
+                        run.iter().filter(|w| content(w)).count() >= 3
+                            && phrases[..labels].iter().any(|l| l.as_slice() == run)
+                    };
+                    let printed_twice = || {
+                        phrases
+                            .iter()
+                            .flat_map(|q| q.windows(run.len()))
+                            .filter(|w| *w == run)
+                            .nth(1)
+                            .is_some()
+                    };
+                    (content(&run[0]) && (whole_label() || printed_twice())).then(|| run.join(" "))
                 })
             })
         })
@@ -724,11 +717,14 @@ fn spelling_run_at(
     let mut end = start;
     while end < tokens.len() && at.len() < letters.len() {
         let t = &tokens[end];
-        let stop = words::is_stop_word(t);
         let k = at.len();
-        if t.starts_with(letters[k]) && (!stop || !content_only) && (k > 0 || end == start) {
+        // the stop-word test only where it decides
+        if t.starts_with(letters[k])
+            && (k > 0 || end == start)
+            && (!content_only || !words::is_stop_word(t))
+        {
             at.push(end);
-        } else if k == 0 || !stop {
+        } else if k == 0 || !words::is_stop_word(t) {
             return None;
         }
         end += 1;
