@@ -137,6 +137,16 @@ pub fn is_stop_word(word: &str) -> bool {
         .contains(word)
 }
 
+/// Whether `long` is the comparative or superlative of the adjective (or
+/// adjective stem) `short`: "lower" and "lowest" of "low", "largest" of
+/// "larg".
+pub fn compared(short: &str, long: &str) -> bool {
+    short.len() >= 3
+        && ["er", "est"]
+            .iter()
+            .any(|ending| long.strip_suffix(ending) == Some(short))
+}
+
 /// A word's surface form: lowercase, without a plural's "s" ("revenues"
 /// is "revenue"), so that words one stem apart ("exercisable",
 /// "exercised") stay apart.

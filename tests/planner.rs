@@ -933,6 +933,48 @@ fn a_quarter_by_name_finds_the_row_of_its_closing_date() {
     );
 }
 
+/// "lowest" and "highest" meet the columns "low" and "high": an adjective
+/// and its comparison are one word.
+#[test]
+fn a_superlative_meets_the_column_of_its_adjective() {
+    check(
+        QUARTERS,
+        "",
+        &["what was the lowest price in the first quarter?"],
+        &[Num("25.40")],
+    );
+    check(
+        QUARTERS,
+        "",
+        &["what was the highest price in the second quarter?"],
+        &[Num("35.80")],
+    );
+}
+
+/// A follow-up that names another column ("highest" after a "low" price)
+/// does not keep the column the last turn read.
+#[test]
+fn a_follow_up_naming_another_column_leaves_the_column_read_before() {
+    const PRICES: TableRows = &[
+        &["", "high", "low", "dividends"],
+        &["first quarter", "69.90", "60.77", "0.40"],
+        &["second quarter", "75.37", "66.93", "0.40"],
+        &["third quarter", "77.80", "58.85", "0.43"],
+        &["fourth quarter", "78.50", "59.63", "0.43"],
+    ];
+    check(
+        PRICES,
+        "the table below gives the high and low sales prices of our common stock \
+         and the dividends per share , by quarter , for 2011 . the high and low prices \
+         are those the exchange reported .",
+        &[
+            "what was the lowest price in the first quarter?",
+            "what about the highest price in the fourth quarter?",
+        ],
+        &[Num("60.77"), Num("78.50")],
+    );
+}
+
 /// The same metric in the table for some years and in the text for another.
 #[test]
 fn a_year_only_the_text_prints_is_read_from_the_text() {

@@ -55,6 +55,9 @@ pub(super) struct Asked<'m> {
     /// Whether the mention holds every word of some row's label (see
     /// `Grounder::names_a_row`): then no row borrows the caption's words.
     pub names_a_row: bool,
+    /// Whether the mention meets a word of some column label other than
+    /// the total word (see `Grounder::names_a_column`).
+    pub names_a_column: bool,
     /// The rows, not totals, whose every word the mention holds (see
     /// `Grounder::names_a_part`).
     pub named_parts: Vec<usize>,
@@ -304,6 +307,7 @@ impl<'a> Grounder<'a> {
         };
         let q_weight: f64 = self.weigh(q.iter()).max(1e-9);
         let names_a_row = self.names_a_row(&q);
+        let names_a_column = self.names_a_column(&q);
         let named_parts = self.named_parts(&q);
         let a = Asked {
             words: q,
@@ -312,6 +316,7 @@ impl<'a> Grounder<'a> {
             mention: &own,
             boundary,
             names_a_row,
+            names_a_column,
             named_parts,
         };
         let mut out: Vec<(f64, Target, FeatureVector)> = Vec::new();
@@ -837,8 +842,9 @@ fn asks_row_range(page: &PageIndex, question: &str, cues: &Cues) -> bool {
             .any(|ranges| ranges.iter().any(|r| asked.contains(r)))
 }
 
-/// Words that meet: equal, or one a short extension of the other
-/// ("africa" and "african", "europ" and "european").
+/// Words that meet: equal, one a short extension of the other ("africa"
+/// and "african", "europ" and "european"), or an adjective and its
+/// comparison ("low" and "lowest", "high" and "higher").
 pub(super) fn same_word(a: &str, b: &str) -> bool {
     if a == b {
         return true;
@@ -848,6 +854,7 @@ pub(super) fn same_word(a: &str, b: &str) -> bool {
     (short.len() >= 4
         && (extension <= 2 || short.len() >= 5 && extension <= 3)
         && long.starts_with(short))
+        || words::compared(short, long)
         || one_typo_apart(short, long)
 }
 

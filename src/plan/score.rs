@@ -41,6 +41,7 @@ impl Grounder<'_> {
             f.set(F::sibling_of_last_row, 1.0);
         }
         if col_hit == 0.0
+            && !a.names_a_column
             && !self.asks_total
             && row_hit >= 0.5 * a.weight
             && (cell.column_year.is_none() || self.year_shares_columns(cell.column, a.year))
@@ -269,7 +270,7 @@ impl Grounder<'_> {
             && row_hit > 0.0
             && cell.column_year.is_none()
             && column_is_total
-            && !self.names_a_column(a)
+            && !a.names_a_column
         {
             f.set(F::total_column_for_row, 1.0);
         }
@@ -294,11 +295,11 @@ impl Grounder<'_> {
 
     /// Whether the mention meets a word of a column label other than the
     /// total word.
-    fn names_a_column(&self, a: &Asked) -> bool {
-        self.page.column_words.iter().any(|words| {
-            words
+    pub(super) fn names_a_column(&self, words: &[&String]) -> bool {
+        self.page.column_words.iter().any(|column| {
+            column
                 .iter()
-                .any(|w| !same_word(w, &self.total_word) && a.words.iter().any(|x| same_word(x, w)))
+                .any(|w| !same_word(w, &self.total_word) && words.iter().any(|x| same_word(x, w)))
         })
     }
 
