@@ -4645,6 +4645,69 @@ fn a_term_the_page_never_prints_reads_as_the_synonym_it_prints() {
     );
 }
 
+/// Terms of one measure a finance reader knows as the same ("interest
+/// costs" and "interest expense"), and of a market ("domestically" and
+/// "u.s.", "overseas" and "international").
+#[test]
+fn terms_of_a_measure_and_of_a_market_read_as_the_terms_the_page_prints() {
+    let income: TableRows = &[
+        &["( in millions )", "2011", "2010"],
+        &["interest income", "4,210", "3,980"],
+        &["interest expense", "1,530", "1,610"],
+        &["net interest income", "2,680", "2,370"],
+    ];
+    check(
+        income,
+        "net interest income rose in 2011 as deposit rates fell .",
+        &["what were total interest costs in 2010?"],
+        &[Num("1610")],
+    );
+    let sales: TableRows = &[
+        &["product", "u.s.", "international", "total"],
+        &["alphazine", "1,204", "2,310", "3,514"],
+        &["betamol", "842", "1,566", "2,408"],
+    ];
+    check(
+        sales,
+        "sales of our major products ( in millions ) were :",
+        &[
+            "how much did betamol generate domestically?",
+            "and overseas?",
+        ],
+        &[Num("842"), Num("1566")],
+    );
+}
+
+/// An initialism spelled out as a term per unit ("casm" for "cost per
+/// available seat mile") asks for the rate per unit, not the count it is
+/// per.
+#[test]
+fn an_initialism_of_a_term_per_unit_asks_for_the_rate() {
+    let airline: TableRows = &[
+        &["", "2011", "2010", "2009"],
+        &[
+            "available seat miles ( millions )",
+            "234,656",
+            "232,684",
+            "230,331",
+        ],
+        &["passenger mile yield ( cents )", "14.12", "12.60", "11.85"],
+        &[
+            "operating cost per available seat mile ( cents )",
+            "13.35",
+            "12.28",
+            "11.58",
+        ],
+    ];
+    check(
+        airline,
+        "operating cost per available seat mile rose in 2011 on higher fuel prices . \
+         the table below sets forth selected operating data :",
+        &["what was casm in 2009 , in cents?"],
+        &[Num("11.58")],
+    );
+}
+
 #[test]
 fn an_initialism_stands_for_a_whole_label_printed_once() {
     let regions: TableRows = &[

@@ -86,6 +86,11 @@ impl RulesPlanner {
             asked_scale,
         );
         g.excluded.clone_from(&self.excluded);
+        // an initialism the reader spelled out may name a rate per unit
+        // ("casm" for "cost per available seat mile")
+        if contains_any(&r.text, &self.cues.per_word) {
+            g.asks_per_unit = true;
+        }
         // "in percentage" asks how to state a ratio: its part and whole are amounts
         if r.op == Operation::Ratio {
             g.wants_percent = false;
