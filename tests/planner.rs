@@ -1380,6 +1380,70 @@ fn words_the_page_never_prints_name_the_row_lost_with_its_name() {
     );
 }
 
+/// A lost first row whose headers print, besides their period, a scale
+/// note ("( in millions ) 2011"), a period's words ("year ended december
+/// 2009") or a schedule's columns ("thereafter", "total") is still
+/// unnamed: a measure the rows print only after another head ("cost of
+/// revenues", "interest on long-term debt") may be that row.
+#[test]
+fn a_lost_first_row_is_unnamed_beside_scale_notes_period_words_and_schedule_columns() {
+    let income: TableRows = &[
+        &["", "( in millions ) 2011 $ 8,742", "2010 $ 8,105"],
+        &["cost of revenues", "5,210", "4,905"],
+        &["selling , general and administrative", "1,602", "1,511"],
+        &["operating income", "1,505", "1,291"],
+    ];
+    check(
+        income,
+        "the following table sets forth our results of operations :",
+        &["what were revenues in 2010?"],
+        &[Num("8105")],
+    );
+    let results: TableRows = &[
+        &[
+            "",
+            "year ended december 2010 $ 39161",
+            "year ended december 2009 $ 45173",
+        ],
+        &["compensation and benefits", "15,376", "16,193"],
+        &["non-compensation expenses", "10,428", "9,151"],
+        &["pre-tax earnings", "12,892", "19,829"],
+    ];
+    check(
+        results,
+        "the table below presents our operating results :",
+        &["what were net revenues in 2009?"],
+        &[Num("45173")],
+    );
+    let maturities: TableRows = &[
+        &[
+            "",
+            "2014 $ 650",
+            "2015 $ 425",
+            "2016 $ 900",
+            "thereafter $ 3,175",
+            "total $ 5,150",
+        ],
+        &[
+            "interest on long-term debt",
+            "262",
+            "240",
+            "215",
+            "1,410",
+            "2,127",
+        ],
+        &["operating leases", "58", "51", "44", "120", "273"],
+    ];
+    check(
+        maturities,
+        "at december 31 , 2013 , our long-term debt totaled $ 5,150 million . the \
+         following table sets forth its scheduled maturities , the related interest \
+         payments and our operating lease commitments :",
+        &["how much long-term debt matures in 2016?"],
+        &[Num("900")],
+    );
+}
+
 #[test]
 fn words_no_label_prints_outweigh_a_row_sharing_the_common_ones() {
     // the first row ("cash provided by operating activities") was lost

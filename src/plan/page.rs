@@ -861,16 +861,31 @@ fn lost_first_month(schema: &Schema) -> (Option<u8>, Option<i32>) {
 /// period).
 fn unnamed_lost_row(
     schema: &Schema,
+    cues: &Cues,
     year: Option<i32>,
     quarter: Option<u8>,
     month: Option<u8>,
 ) -> Vec<usize> {
-    // a header that prints only its period: a year, or a date ("12/31/2013")
+    // a header that prints only its period: a year, or a date
+    // ("12/31/2013", "year ended december 2009"), a scale note aside; or a
+    // column of a schedule ("thereafter", "total")
     let bare = |w: &str| {
         let day = |t: &str| t.len() <= 2 && t.chars().all(|c| c.is_ascii_digit());
+        let is = |list: &[String], t: &str| list.iter().any(|c| c == t);
+        let period_word = |t: &str| {
+            is(&cues.period_noun, t)
+                || is(&cues.boundary_forms, t)
+                || cues.period_qualifier.contains(&words::stem(t))
+                || words::is_stop_word(t)
+        };
+        let column_word = |t: &str| is(&cues.thereafter, t) || t == cues.total_word;
         words::years_in(w).len() <= 1
-            && words::tokens(w).iter().all(|t| {
-                words::years_in(t).len() == 1 || words::month_number(t).is_some() || day(t)
+            && header_tokens(w).iter().all(|t| {
+                words::years_in(t).len() == 1
+                    || words::month_number(t).is_some()
+                    || day(t)
+                    || period_word(t)
+                    || column_word(t)
             })
     };
     if schema.columns.is_empty()
@@ -1103,6 +1118,7 @@ impl PageIndex {
             lost_row_month,
             lost_row_unnamed: unnamed_lost_row(
                 schema,
+                cues,
                 lost_row_year,
                 lost_row_quarter,
                 lost_row_month,
@@ -1204,6 +1220,23 @@ fn lost_row_period(
     (year, quarter, month)
 }
 
+/// A header's tokens without its scale note ("( in millions ) 2011" is
+/// "2011") and without brackets.
+fn header_tokens(header: &str) -> Vec<String> {
+    let scale = label_scale(header).map(|s| words::stem(s.word()));
+    let toks = words::tokens(header);
+    let noted = |i: usize| {
+        scale.as_ref().is_some_and(|s| {
+            words::stem(&toks[i]) == *s
+                || (toks[i] == "in" && toks.get(i + 1).is_some_and(|n| words::stem(n) == *s))
+        })
+    };
+    (0..toks.len())
+        .filter(|&i| !noted(i) && !toks[i].chars().all(|c| c == '(' || c == ')'))
+        .map(|i| toks[i].clone())
+        .collect()
+}
+
 /// The label of the first row the table lost into its headers when the
 /// table glued it to the first one: every header prints a number, and only
 /// the first prints words besides ("balance at january 1 $ 175.3", "$
@@ -1216,7 +1249,7 @@ fn lost_row_label(schema: &Schema) -> Option<String> {
     }
     let first = numbers.iter().find(|h| h.column == 0)?;
     let worded = |w: &str| {
-        words::tokens(w)
+        header_tokens(w)
             .iter()
             .any(|t| t.chars().any(char::is_alphabetic))
     };

@@ -471,6 +471,26 @@ impl Grounder<'_> {
         self.weigh(a.words.iter().filter(|w| !self.labelled(w) && !aliased(w))) / a.weight
     }
 
+    /// Share of the mention's words (weighted by rarity) that name no row
+    /// or column themselves: no label prints them, or only row labels
+    /// whose head the mention leaves unmet ("revenues" of "cost of
+    /// revenues" when the question asks for revenues). The first row the
+    /// table lost into its headers may be what they name.
+    fn unnamed_share(&self, a: &Asked) -> f64 {
+        let head_met = |r: usize| {
+            let head = &self.page.row_head_words[r];
+            head.is_empty() || self.overlap(&a.words, head) > 0.0
+        };
+        let prints = |l: &Vec<String>, w: &str| l.iter().any(|x| same_word(x, w));
+        let names = |w: &str| {
+            (0..self.page.row_words.len())
+                .any(|r| prints(&self.page.row_words[r], w) && head_met(r))
+                || self.page.column_words.iter().any(|l| prints(l, w))
+                || self.page.row_alias_words.iter().any(|l| prints(l, w))
+        };
+        self.weigh(a.words.iter().filter(|w| !names(w))) / a.weight
+    }
+
     /// The features of a number printed in a column header.
     pub(super) fn header_features(
         &self,
@@ -482,7 +502,7 @@ impl Grounder<'_> {
         if self.page.lost_row_unnamed.contains(&k) {
             // the lost row's name is unknown: the mention's words that no
             // label prints may be it
-            f.set(F::lost_row_name, self.unlabelled_share(a));
+            f.set(F::lost_row_name, self.unnamed_share(a));
         }
         // the header's words (a label glued to the first header is every
         // header number's) and those the lost row shares with its sequence
