@@ -1444,6 +1444,34 @@ fn a_lost_first_row_is_unnamed_beside_scale_notes_period_words_and_schedule_colu
     );
 }
 
+/// Quarters as columns whose headers hold the lost first row ("high"): a
+/// header naming its quarter is bare of the row's name, and a follow-up
+/// keeps the column of the header number the last turn read.
+#[test]
+fn a_lost_row_under_quarter_headers_is_unnamed_and_its_column_is_kept() {
+    let prices: TableRows = &[
+        &[
+            "",
+            "first quarter $ 24.10",
+            "second quarter $ 26.55",
+            "third quarter $ 25.80",
+            "fourth quarter $ 28.40",
+        ],
+        &["low", "20.05", "22.90", "21.35", "24.60"],
+        &["dividends declared", "0.16", "0.16", "0.18", "0.18"],
+    ];
+    check(
+        prices,
+        "the following table sets forth the high and low sale prices of our common \
+         stock and the dividends we declared , for each quarter of 2012 :",
+        &[
+            "what was the high sale price in the second quarter?",
+            "and the low?",
+        ],
+        &[Num("26.55"), Num("22.90")],
+    );
+}
+
 #[test]
 fn words_no_label_prints_outweigh_a_row_sharing_the_common_ones() {
     // the first row ("cash provided by operating activities") was lost

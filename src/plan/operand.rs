@@ -149,6 +149,12 @@ pub(super) fn cell_of_node(node: &str) -> Option<(usize, usize)> {
     Some((row.parse().ok()?, column.parse().ok()?))
 }
 
+/// The column of a header number's node (`{page}/column/{j}/number`).
+pub(super) fn header_column_of_node(node: &str) -> Option<usize> {
+    let column = node.strip_suffix(crate::kg::HEADER_NUMBER_NODE)?;
+    column.rsplit_once("/column/")?.1.parse().ok()
+}
+
 /// A value an earlier turn used, read again the same way.
 pub(super) fn operand_from_used(v: &UsedValue) -> Operand {
     let spec = match &v.sparql {

@@ -879,6 +879,9 @@ fn unnamed_lost_row(
                 || words::is_stop_word(t)
         };
         let column_word = |t: &str| is(&cues.thereafter, t) || t == cues.total_word;
+        // an ordinal of a quarter the header names ("second quarter")
+        let quarter = words::quarter_in(w).is_some();
+        let ordinal = |t: &str| quarter && words::quarter_in(&format!("{t} quarter")).is_some();
         words::years_in(w).len() <= 1
             && header_tokens(w).iter().all(|t| {
                 words::years_in(t).len() == 1
@@ -886,6 +889,7 @@ fn unnamed_lost_row(
                     || day(t)
                     || period_word(t)
                     || column_word(t)
+                    || ordinal(t)
             })
     };
     if schema.columns.is_empty()

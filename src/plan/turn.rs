@@ -6,7 +6,7 @@
 use super::cues::contains_any;
 use super::ground::Grounder;
 use super::history::inherited_metric;
-use super::operand::{cell_of_node, Operand};
+use super::operand::{cell_of_node, header_column_of_node, Operand};
 use super::operation::Operation;
 use super::read::Reading;
 use super::rules::RulesPlanner;
@@ -113,7 +113,19 @@ impl RulesPlanner {
             .flat_map(|h| h.variables.iter())
             .filter_map(|v| cell_of_node(v.node.as_deref()?))
             .collect();
-        g.earlier_columns = last_cells.iter().map(|(_, column)| *column).collect();
+        // a header number's column too: "and the low?" after the high price
+        // a quarter's header prints
+        let last_headers = history
+            .last()
+            .iter()
+            .flat_map(|h| h.variables.iter())
+            .filter_map(|v| header_column_of_node(v.node.as_deref()?))
+            .collect::<Vec<_>>();
+        g.earlier_columns = last_cells
+            .iter()
+            .map(|(_, column)| *column)
+            .chain(last_headers)
+            .collect();
         g.earlier_rows = last_cells.iter().map(|(row, _)| *row).collect();
         let (mut metric, own_metric) = self.turn_metric(&r, &mut g, &history);
         // "what was total stockholders equity?": the "total" of a look-up
