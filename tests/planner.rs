@@ -1472,6 +1472,39 @@ fn a_lost_row_under_quarter_headers_is_unnamed_and_its_column_is_kept() {
     );
 }
 
+/// Words only a total row prints ("current", "provision") are its parts'
+/// too: a question that asks for no total may name the lost first row
+/// with them; "other revenues" still names the catch-all row.
+#[test]
+fn a_total_rows_words_may_name_the_lost_first_row_but_a_catch_all_names_its_row() {
+    let provision: TableRows = &[
+        &["", "( in millions ) 2011 $ 412", "2010 $ 368"],
+        &["state", "174", "151"],
+        &["total current", "586", "519"],
+        &["deferred", "34", "22"],
+        &["total provision for income taxes", "620", "541"],
+    ];
+    check(
+        provision,
+        "the components of the provision for income taxes were as follows . \
+         current provision : federal",
+        &["what was the current federal tax provision in 2011?"],
+        &[Num("412")],
+    );
+    let revenues: TableRows = &[
+        &["", "2010 $ 5437", "2009 $ 4921"],
+        &["food and beverage", "1,512", "1,430"],
+        &["other", "402", "388"],
+        &["total revenues", "7,351", "6,739"],
+    ];
+    check(
+        revenues,
+        "rooms revenues rose as occupancy improved . revenues were as follows ( in millions ) :",
+        &["what were other revenues in 2010?"],
+        &[Num("402")],
+    );
+}
+
 #[test]
 fn words_no_label_prints_outweigh_a_row_sharing_the_common_ones() {
     // the first row ("cash provided by operating activities") was lost

@@ -474,12 +474,14 @@ impl Grounder<'_> {
     /// Share of the mention's words (weighted by rarity) that name no row
     /// or column themselves: no label prints them, or only row labels
     /// whose head the mention leaves unmet ("revenues" of "cost of
-    /// revenues" when the question asks for revenues). The first row the
-    /// table lost into its headers may be what they name.
+    /// revenues" when the question asks for revenues), or only total rows
+    /// when it asks for no total (a total's words are its parts' too). The
+    /// first row the table lost into its headers may be what they name.
     fn unnamed_share(&self, a: &Asked) -> f64 {
         let head_met = |r: usize| {
             let head = &self.page.row_head_words[r];
-            head.is_empty() || self.overlap(&a.words, head) > 0.0
+            (head.is_empty() || self.overlap(&a.words, head) > 0.0)
+                && (self.asks_total || !self.page.row_is_total[r])
         };
         let prints = |l: &Vec<String>, w: &str| l.iter().any(|x| same_word(x, w));
         let names = |w: &str| {
@@ -499,7 +501,9 @@ impl Grounder<'_> {
         a: &Asked,
     ) -> FeatureVector {
         let mut f = FeatureVector::default();
-        if self.page.lost_row_unnamed.contains(&k) {
+        // "other revenues" names the catch-all row the table prints
+        let catch_all_named = self.asks_catch_all && self.page.row_is_catch_all.contains(&true);
+        if self.page.lost_row_unnamed.contains(&k) && !catch_all_named {
             // the lost row's name is unknown: the mention's words that no
             // label prints may be it
             f.set(F::lost_row_name, self.unnamed_share(a));
