@@ -24,7 +24,7 @@ impl Grounder<'_> {
             .iter()
             .any(|w| named.iter().any(|n| same_word(n, w)))
         {
-            f.set(F::lost_group_name, self.unlabelled_share(a));
+            f.set(F::lost_group_name, self.unnamed_share(a, false));
         }
         if row_hit == 0.0
             && col_hit > 0.0
@@ -458,35 +458,24 @@ impl Grounder<'_> {
         }
     }
 
-    /// Share of the mention's weight its words carry that no row or column
-    /// label (nor a row's lexicon alias) prints: the name of something the
-    /// table lost.
-    fn unlabelled_share(&self, a: &Asked) -> f64 {
-        let aliased = |w: &str| {
-            self.page
-                .row_alias_words
-                .iter()
-                .any(|l| l.iter().any(|x| same_word(x, w)))
-        };
-        self.weigh(a.words.iter().filter(|w| !self.labelled(w) && !aliased(w))) / a.weight
-    }
-
     /// Share of the mention's words (weighted by rarity) that name no row
-    /// or column themselves: no label prints them, or only row labels
-    /// whose head the mention leaves unmet ("revenues" of "cost of
-    /// revenues" when the question asks for revenues), or only total rows
-    /// when it asks for no total (a total's words are its parts' too). The
+    /// or column: no row or column label (nor a row's lexicon alias)
+    /// prints them, the name of something the table lost. With `by_head`,
+    /// a row label names a word only when the mention meets its head too
+    /// ("revenues" of "cost of revenues" names nothing when the question
+    /// asks for revenues) and, unless the question asks for a total, only
+    /// when it is no total row (a total's words are its parts' too): the
     /// first row the table lost into its headers may be what they name.
-    fn unnamed_share(&self, a: &Asked) -> f64 {
-        let head_met = |r: usize| {
+    fn unnamed_share(&self, a: &Asked, by_head: bool) -> f64 {
+        let counts = |r: usize| {
             let head = &self.page.row_head_words[r];
-            (head.is_empty() || self.overlap(&a.words, head) > 0.0)
-                && (self.asks_total || !self.page.row_is_total[r])
+            !by_head
+                || ((head.is_empty() || self.overlap(&a.words, head) > 0.0)
+                    && (self.asks_total || !self.page.row_is_total[r]))
         };
         let prints = |l: &Vec<String>, w: &str| l.iter().any(|x| same_word(x, w));
         let names = |w: &str| {
-            (0..self.page.row_words.len())
-                .any(|r| prints(&self.page.row_words[r], w) && head_met(r))
+            (0..self.page.row_words.len()).any(|r| prints(&self.page.row_words[r], w) && counts(r))
                 || self.page.column_words.iter().any(|l| prints(l, w))
                 || self.page.row_alias_words.iter().any(|l| prints(l, w))
         };
@@ -506,7 +495,7 @@ impl Grounder<'_> {
         if self.page.lost_row_unnamed.contains(&k) && !catch_all_named {
             // the lost row's name is unknown: the mention's words that no
             // label prints may be it
-            f.set(F::lost_row_name, self.unnamed_share(a));
+            f.set(F::lost_row_name, self.unnamed_share(a, true));
         }
         // the header's words (a label glued to the first header is every
         // header number's) and those the lost row shares with its sequence
