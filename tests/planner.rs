@@ -5462,3 +5462,205 @@ fn a_mention_that_names_another_column_is_not_the_total_columns() {
         &[Num("1855")],
     );
 }
+
+/// A year's total over quarter rows whose first quarter the table lost
+/// into its headers adds that header's number; the caption's year is the
+/// table's, against a text number of that year.
+#[test]
+fn a_years_total_over_quarters_takes_the_quarter_lost_into_the_headers() {
+    let quarters: TableRows = &[
+        &[
+            "",
+            "high $ 17.84",
+            "low $ 12.10",
+            "cash dividends declared $ 0.05",
+        ],
+        &["second quarter", "22.45", "16.30", "0.05"],
+        &["third quarter", "27.90", "20.15", "0.05"],
+        &["fourth quarter", "29.60", "24.75", "0.06"],
+    ];
+    check(
+        quarters,
+        "on february 19 , 2010 , the last reported sale price of our common \
+         stock was $ 31.22 per share . the following table sets forth the high and low \
+         sales prices of our common stock and the cash dividends declared per \
+         share for each quarter of fiscal 2009 :",
+        &["what were the total cash dividends declared per share in 2009?"],
+        &[Num("0.21")],
+    );
+}
+
+/// A header number under a quarter's header ("fourth quarter $ 28.40") is
+/// that quarter's, though the lost row is no quarter ("high"); the
+/// caption's year is the table's, against a text number of that year.
+#[test]
+fn a_header_number_is_of_the_quarter_its_header_names() {
+    let prices: TableRows = &[
+        &[
+            "",
+            "first quarter $ 24.10",
+            "second quarter $ 26.55",
+            "third quarter $ 25.80",
+            "fourth quarter $ 28.40",
+        ],
+        &["low", "20.05", "22.90", "21.35", "24.60"],
+        &["dividends declared", "0.16", "0.16", "0.18", "0.18"],
+    ];
+    check(
+        prices,
+        "in the third quarter of 2012 , our board of directors increased the \
+         quarterly dividend by 12.5 % to $ 0.18 per share . \
+         the following table sets forth the high and low sales prices per share \
+         of our common stock , and the dividends declared per share , for each \
+         fiscal quarter of 2012 :",
+        &[
+            "what was the fourth quarter high price in 2012?",
+            "what were the total dividends declared per share in 2012?",
+        ],
+        &[Num("28.40"), Num("0.68")],
+    );
+}
+
+/// A level at the start of a year is a roll-forward's opening balance, not
+/// a flow whose label shares the question's words.
+#[test]
+fn a_level_at_the_start_of_a_year_is_the_opening_balance_not_a_flow() {
+    let allowance: TableRows = &[
+        &["( $ in millions )", "2011", "2010"],
+        &["balance at beginning of period", "3,004", "3,749"],
+        &["losses charged off", "( 1,397 )", "( 2,328 )"],
+        &["recoveries of losses previously charged off", "170", "157"],
+        &["net losses charged off", "( 1,227 )", "( 2,171 )"],
+        &["provision for loan and lease losses", "423", "1,426"],
+        &["balance at end of period", "2,200", "3,004"],
+        &[
+            "total portfolio loans and leases at end of period",
+            "81,018",
+            "79,822",
+        ],
+    ];
+    check(
+        allowance,
+        "the reserve for unfunded commitments , recorded in other liabilities , \
+         was $ 181 million at december 31 , 2011 . \
+         the allowance for loan and lease losses ( alll ) is maintained at a \
+         level management believes adequate to absorb probable losses inherent \
+         in the loan and lease portfolio . the following table summarizes \
+         transactions in the alll ( $ in millions ) :",
+        &["what was the loan loss reserve at the start of 2011?"],
+        &[Num("3004")],
+    );
+}
+
+/// A roll-forward's opening row, named only by its boundary ("beginning of
+/// year"), is the balance its caption names, as its closing row is.
+#[test]
+fn a_roll_forwards_bare_opening_row_is_what_its_caption_names() {
+    let options: TableRows = &[
+        &["", "shares", "weighted average exercise price per share"],
+        &["beginning of year", "24,815", "$ 43.12"],
+        &["options granted", "2,140", "51.80"],
+        &["options exercised", "( 3,702 )", "36.45"],
+        &["options canceled", "( 418 )", "47.90"],
+        &["end of year", "22,835", "45.02"],
+    ];
+    check(
+        options,
+        "options generally vest over three years and expire 10 years from the \
+         date of grant . changes in shares subject to options during the year \
+         ended september 30 , 2012 follow ( shares in thousands ) :",
+        &["how many options were outstanding at the beginning of fiscal 2012?"],
+        &[Num("24815")],
+    );
+}
+
+/// Sales by product with a year's columns by market and the year's total:
+/// a product named with its year alone is the year's total column; an
+/// international term names the column printed "outside u.s.".
+const PRODUCT_SALES: TableRows = &[
+    &[
+        "( dollars in millions )",
+        "2012 u.s.",
+        "2012 outside u.s.",
+        "2012 total",
+        "2011 total",
+    ],
+    &["velozar", "2,514.3", "1,612.0", "4,126.3", "3,884.1"],
+    &["humetra", "812.4", "1,051.2", "1,863.6", "2,204.9"],
+    &[
+        "total pharmaceutical revenue",
+        "6,679.1",
+        "5,069.7",
+        "11,748.8",
+        "12,352.2",
+    ],
+];
+
+const PRODUCT_SALES_TEXT: &str = "the weakening of foreign currencies reduced revenue \
+    growth by 2 % . the following table summarizes our revenue activity in 2012 \
+    compared with 2011 :";
+
+#[test]
+fn a_product_named_with_its_year_alone_is_the_years_total_column() {
+    check(
+        PRODUCT_SALES,
+        PRODUCT_SALES_TEXT,
+        &["what were velozar sales in 2012?"],
+        &[Num("4126.3")],
+    );
+}
+
+#[test]
+fn international_sales_are_the_column_printed_outside_the_us() {
+    check(
+        PRODUCT_SALES,
+        PRODUCT_SALES_TEXT,
+        &["what were international sales in 2012?"],
+        &[Num("5069.7")],
+    );
+}
+
+/// "how many" counts: the shares column, not the price per share of the
+/// row the question names.
+#[test]
+fn how_many_reads_the_count_column_not_the_unit_price() {
+    let options: TableRows = &[
+        &["", "shares", "weighted average exercise price per share"],
+        &["beginning of year", "24,815", "$ 43.12"],
+        &["options granted", "2,140", "51.80"],
+        &["options exercised", "( 3,702 )", "36.45"],
+        &["end of year", "22,835", "45.02"],
+    ];
+    check(
+        options,
+        "changes in shares subject to options during the year ended september 30 , \
+         2012 follow ( shares in thousands ) :",
+        &["how many options did employees exercise during fiscal 2012?"],
+        &[Num("3702")],
+    );
+}
+
+/// A column labelled "percentage of plan assets" holds shares of a whole,
+/// not the assets: the amount asked is the one the text prints.
+#[test]
+fn a_column_labelled_a_percentage_of_an_amount_is_not_that_amount() {
+    let allocation: TableRows = &[
+        &[
+            "",
+            "target allocation 2012",
+            "percentage of plan assets 2011",
+        ],
+        &["equity securities", "50 %", "53 %"],
+        &["debt securities", "35", "36"],
+        &["real estate", "15", "11"],
+        &["total", "100 %", "100 %"],
+    ];
+    check(
+        allocation,
+        "total plan assets were $ 14,382 million at december 31 , 2011 . \
+         the asset allocation targets and actual allocations for our pension \
+         plans at december 31 were as follows :",
+        &["what were total plan assets at year end 2011?"],
+        &[Num("14382")],
+    );
+}

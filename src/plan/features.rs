@@ -71,6 +71,8 @@ features! {
     column_position = -0.02, "No year asked: the column's position (the first column is the latest).";
     boundary_agrees = 0.5, "The mention says beginning or end of a period, and the row or column says the same.";
     beginning_unasked = -0.1, "The mention says neither beginning nor end of a period, and the row is a period's beginning (\"balance at january 1\"): a year's level is its end's.";
+    count_of_price = -0.5, "The question asks how many, and the cell's column prices one unit (\"weighted average exercise price per share\").";
+    boundary_flow = -0.4, "The mention says beginning or end of a period, and the row is a flow of a roll-forward (neither its opening nor its closing balance row).";
     boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     neighbour_words = -0.4, "Share of the mention's words (weighted by rarity) that the number's context holds only where they belong to another amount of its sentence (\"$ 245 million was allocated to goodwill and $ 290 million to intangible assets\": goodwill is the first amount's).";

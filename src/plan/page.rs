@@ -66,6 +66,10 @@ pub(super) struct PageIndex {
     /// megawatt-hour"), not per a length of time.
     pub fact_per_unit: Vec<bool>,
     pub column_percent: Vec<bool>,
+    /// Which columns price one unit of what their rows count ("weighted
+    /// average exercise price per share"): a word of the unit-price list
+    /// and none of the quantity list.
+    pub column_unit_price: Vec<bool>,
     /// Which rows print a catch-all word ("other revenues").
     pub row_is_catch_all: Vec<bool>,
     /// Which rows and columns are totals (print the total word).
@@ -336,9 +340,13 @@ pub(super) fn page_synonyms(text: &str, page: &PageIndex, sets: &[Vec<String>]) 
     out
 }
 
-/// A label marks a percentage: it prints "%" or the word "percent".
+/// A label marks a percentage: it prints "%" or the word "percent" (or
+/// "percentage").
 fn marks_percent(label: &str) -> bool {
-    label.contains('%') || words::tokens(label).iter().any(|t| t == "percent")
+    label.contains('%')
+        || words::tokens(label)
+            .iter()
+            .any(|t| t.starts_with("percent"))
 }
 
 /// One value per label (row or column), computed from the label's text.
@@ -656,9 +664,16 @@ fn caption_names_total(
     let closing = |row: usize| {
         row_boundary[row] == Some(Boundary::End) && last_opening.is_none_or(|o| row > o)
     };
+    // and its opening balance, the same amount a period earlier, when the
+    // table opens with one
+    let opening = |row: usize| {
+        row == 0
+            && row_boundary[row] == Some(Boundary::Beginning)
+            && (1..row_boundary.len()).any(closing)
+    };
     for (row, label) in row_words.iter().enumerate() {
         let bare_total = !label.is_empty() && label.iter().all(|w| *w == total);
-        if bare_total || closing(row) {
+        if bare_total || closing(row) || opening(row) {
             for w in &words {
                 if !aliases[row].contains(w) {
                     aliases[row].push(w.clone());
@@ -787,13 +802,12 @@ fn page_years(schema: &Schema) -> HashSet<i32> {
 }
 
 /// The one year the caption (the sentence just before the table) names,
-/// when no row or column label names one and no header prints a number.
+/// when no row or column label names one.
 fn caption_year(schema: &Schema) -> Option<i32> {
     let labels = schema.rows.iter().chain(schema.columns.iter());
-    if !schema.header_numbers.is_empty()
-        || labels
-            .clone()
-            .any(|(l, y)| y.is_some() || !words::years_in(l).is_empty())
+    if labels
+        .clone()
+        .any(|(l, y)| y.is_some() || !words::years_in(l).is_empty())
     {
         return None;
     }
@@ -1090,6 +1104,11 @@ impl PageIndex {
                 .map(|f| fact_per_unit(f, cues))
                 .collect(),
             column_percent: per_label(&schema.columns, marks_percent),
+            column_unit_price: per_label(&schema.columns, |l| {
+                let stems: Vec<String> = words::tokens(l).iter().map(|w| words::stem(w)).collect();
+                stems.iter().any(|w| cues.unit_price_word.contains(w))
+                    && !stems.iter().any(|w| cues.quantity_word.contains(w))
+            }),
             row_per_unit: per_label(&schema.rows, |l| {
                 let spaced = format!(" {} ", words::tokens(l).join(" "));
                 cues.per_word.iter().any(|p| {

@@ -265,10 +265,11 @@ impl Grounder<'_> {
             f.set(F::total_row_for_column, 1.0);
         }
         // a mention that names another column ("thereafter") names more
-        // than a row
+        // than a row; a year's total column ("2012 total" beside "2012
+        // u.s.") is the year's when the mention names only the year
         if col_hit == 0.0
             && row_hit > 0.0
-            && cell.column_year.is_none()
+            && (cell.column_year.is_none() || self.year_shares_columns(cell.column, a.year))
             && column_is_total
             && !a.names_a_column
         {
@@ -367,6 +368,10 @@ impl Grounder<'_> {
         if self.page.row_per_unit[cell.row] && !self.asks_per_unit && !last_per_unit {
             f.set(F::per_unit_unasked, 1.0);
         }
+        // "how many options were exercised?" counts; a unit's price does not
+        if self.asked_unit == AskedUnit::Count && self.page.column_unit_price[cell.column] {
+            f.set(F::count_of_price, 1.0);
+        }
         if let Some(b) = boundary {
             // the row's cue speaks first ("balance at january 1" in a column
             // "year ended december 31"), unless the row is the period axis
@@ -383,6 +388,11 @@ impl Grounder<'_> {
                 row.or(column)
             };
             Self::boundary_features(f, b, printed);
+            // a level at a period's start or end is a balance, not one of
+            // the flows between them ("the reserve at the start of 2011")
+            if printed.is_none() && self.is_flow_row(cell.row) {
+                f.set(F::boundary_flow, 1.0);
+            }
         } else if self.page.row_boundary[cell.row] == Some(Boundary::Beginning) {
             // "the balance in 2012", no cue: a year's level is its end's
             f.set(F::beginning_unasked, 1.0);
@@ -558,8 +568,13 @@ impl Grounder<'_> {
         // a header number is the lost first row's: its period is that row's
         if let Some(q) = self.asked_quarter {
             // a year in the header ("2009 $ 17.84") is the column's: the
-            // lost row is still the quarter before the rows'
-            match self.page.lost_row_quarter {
+            // lost row is still the quarter before the rows'; else the
+            // column's own quarter ("fourth quarter $ 28.40" over a "low" row)
+            match self
+                .page
+                .lost_row_quarter
+                .or(self.page.column_quarter[h.column])
+            {
                 Some(l) if l == q => f.set(F::quarter_match, 1.0),
                 Some(_) => f.set(F::quarter_other, 1.0),
                 None => {}
@@ -585,6 +600,9 @@ impl Grounder<'_> {
         match (a.year, year) {
             (Some(y), Some(hy)) if y == hy => f.set(F::cell_year_match, 1.0),
             (Some(_), Some(_)) => f.set(F::cell_year_other, 1.0),
+            (Some(y), None) if self.page.caption_year == Some(y) => {
+                f.set(F::cell_year_in_caption, 1.0)
+            }
             (Some(_), None) => f.set(F::cell_year_absent, 1.0),
             (None, _) => f.set(F::column_position, h.column as f64),
         }

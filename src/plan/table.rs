@@ -5,7 +5,7 @@
 
 use super::cues::Boundary;
 use super::ground::{same_word, Grounder};
-use super::operand::{cell_of_node, cell_operand, Operand, Whole};
+use super::operand::{cell_of_node, cell_operand, header_operand, Operand, Whole};
 use crate::kg::CellEntry;
 
 impl Grounder<'_> {
@@ -177,8 +177,9 @@ impl Grounder<'_> {
     }
 
     /// The cells of a year's quarters, when `o` reads one quarter's cell of
-    /// a table that prints each quarter of that year (a row or column each)
-    /// and no total: the same column's (or row's) cells of all four.
+    /// a table that prints each quarter of that year (a row or column each,
+    /// the first perhaps lost into the column headers) and no total: the
+    /// same column's (or row's) values of all four.
     pub fn quarters_of(&self, o: &Operand) -> Option<Vec<Operand>> {
         let (row, column) = o.cell?;
         let page = &self.page;
@@ -223,10 +224,24 @@ impl Grounder<'_> {
             .iter()
             .filter_map(|c| page.row_quarter[c.row].or(page.column_quarter[c.column]))
             .collect();
+        let mut values: Vec<Operand> = cells.iter().map(|c| self.cell_value(c)).collect();
+        // quarter rows whose first quarter the table lost into its column
+        // headers ("cash dividends declared $ 0.05" over the second to fourth
+        // quarters): that header's number is the column's missing quarter
+        if let (Some(q), true) = (page.lost_row_quarter, page.row_quarter[row].is_some()) {
+            if let Some(h) = self
+                .schema
+                .header_numbers
+                .iter()
+                .find(|h| h.column == column)
+            {
+                quarters.push(q);
+                values.push(header_operand(h));
+            }
+        }
         quarters.sort_unstable();
         quarters.dedup();
-        (cells.len() == 4 && quarters == [1, 2, 3, 4])
-            .then(|| cells.into_iter().map(|c| self.cell_value(c)).collect())
+        (values.len() == 4 && quarters == [1, 2, 3, 4]).then_some(values)
     }
 
     /// The cell that measures what the cell `node` (`{page}/cell/{i}/{j}`)
