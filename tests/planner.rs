@@ -5522,7 +5522,9 @@ fn a_header_number_is_of_the_quarter_its_header_names() {
 }
 
 /// A level at the start of a year is a roll-forward's opening balance, not
-/// a flow whose label shares the question's words.
+/// a flow whose label shares the question's words; "loan loss reserve"
+/// reads as the "allowance for loan and lease losses" the page prints, and
+/// the caption's initialism ("the alll") names the balance rows.
 #[test]
 fn a_level_at_the_start_of_a_year_is_the_opening_balance_not_a_flow() {
     let allowance: TableRows = &[
@@ -5662,5 +5664,80 @@ fn a_column_labelled_a_percentage_of_an_amount_is_not_that_amount() {
          plans at december 31 were as follows :",
         &["what were total plan assets at year end 2011?"],
         &[Num("14382")],
+    );
+}
+
+/// "average assets" the text prints is a name, not a mean asked: "how much
+/// did average assets grow in 2012?" is a change; "the year before" after
+/// that change is the year before its later year.
+#[test]
+fn an_average_the_page_names_is_a_measure_and_the_year_before_a_change_is_its_later_years() {
+    let aum: TableRows = &[
+        &["( in billions )", "2012", "2011"],
+        &[
+            "assets under management at beginning of year",
+            "$ 489.5",
+            "$ 482.0",
+        ],
+        &["net cash inflows", "20.6", "11.5"],
+        &["market appreciation", "68.3", "( 4.0 )"],
+        &[
+            "assets under management at end of year",
+            "$ 578.4",
+            "$ 489.5",
+        ],
+    ];
+    check(
+        aum,
+        "average assets under management were $ 541.1 billion in 2012 compared \
+         with $ 499.3 billion in 2011 . the following table shows changes in our \
+         assets under management :",
+        &[
+            "how much did average assets grow in 2012?",
+            "what was the level the year before?",
+        ],
+        &[Num("41.8"), Num("499.3")],
+    );
+}
+
+/// Terms a finance reader takes as one: "labor" for "compensation and
+/// benefits", "foreclosed property" for "other real estate owned",
+/// "stocks" for "equity securities".
+#[test]
+fn finance_synonyms_name_rows_printed_in_other_terms() {
+    check(
+        &[
+            &["( in millions )", "2011", "2010"],
+            &["compensation and benefits", "2,950", "2,894"],
+            &["fuel", "1,120", "980"],
+            &["total operating expenses", "7,480", "7,214"],
+        ],
+        "operating expenses rose 4 % in 2011 .",
+        &["what was labor expense in 2010?"],
+        &[Num("2894")],
+    );
+    check(
+        &[
+            &["( in millions )", "2012", "2011"],
+            &["nonaccrual loans", "1,013", "1,097"],
+            &["other real estate owned", "104", "157"],
+            &["total nonperforming assets", "1,117", "1,254"],
+        ],
+        "nonperforming assets declined in 2012 .",
+        &["how much foreclosed property did they hold at the end of 2011?"],
+        &[Num("157")],
+    );
+    check(
+        &[
+            &["", "target allocation 2012", "2011"],
+            &["equity securities", "50 %", "53 %"],
+            &["debt securities", "35", "36"],
+            &["other", "15", "11"],
+            &["total", "100 %", "100 %"],
+        ],
+        "the asset allocation targets and actual allocations for our pension \
+         plans at december 31 were as follows :",
+        &["what is the 2012 target for stocks?"],
+        &[Num("50")],
     );
 }

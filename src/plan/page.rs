@@ -599,6 +599,32 @@ fn schedule_total_names_years(
     }
 }
 
+/// The words an initialism stands for where the page defines it: the run
+/// of words before "( alll )" whose initials spell it, stop words passed
+/// over ("allowance for loan and lease losses").
+fn initialism_definition(schema: &Schema, initialism: &str) -> Option<String> {
+    if !(2..=6).contains(&initialism.len()) || !initialism.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let letters: Vec<char> = initialism.chars().collect();
+    schema.sentences.iter().find_map(|sentence| {
+        let toks: Vec<&str> = sentence.split_whitespace().collect();
+        let at = toks.windows(3).position(|w| w == ["(", initialism, ")"])?;
+        let mut left = letters.len();
+        let mut start = at;
+        while left > 0 && start > 0 {
+            let w = toks[start - 1];
+            if w.starts_with(letters[left - 1]) && !words::is_stop_word(w) {
+                left -= 1;
+            } else if !words::is_stop_word(w) {
+                return None;
+            }
+            start -= 1;
+        }
+        (left == 0).then(|| toks[start..at].join(" "))
+    })
+}
+
 /// The specific words of the table's caption, the sentence just before the
 /// table ("the following table summarizes our contractual obligations"),
 /// less months and numbers; none when that sentence states amounts the
@@ -632,6 +658,13 @@ fn caption_words(schema: &Schema, cues: &Cues) -> Option<Vec<String>> {
             kept.push(t);
         }
     }
+    // an initialism the page defines ("the allowance for loan and lease
+    // losses ( alll )") names what its words name
+    let defined: Vec<String> = kept
+        .iter()
+        .filter_map(|t| initialism_definition(schema, t))
+        .collect();
+    kept.extend(defined.iter().map(String::as_str));
     Some(
         cues.specific(&content_words(&kept.join(" ")))
             .into_iter()

@@ -163,7 +163,10 @@ impl RulesPlanner {
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
         let labels_masked = mask_label_phrases(&text, schema);
-        let masked = mask_time_spans(&labels_masked, &self.cues);
+        let masked = mask_time_spans(
+            &self.mask_printed_averages(&labels_masked, &page),
+            &self.cues,
+        );
         // "the total net revenues" names a row: a reference phrase within a
         // label phrase of the page points back at nothing
         let refers = self
@@ -198,6 +201,32 @@ impl RulesPlanner {
             weak_sum: settled.weak_sum,
             less: settled.less,
         }
+    }
+
+    /// Masks an average's trigger the page prints as part of a name with
+    /// the word after it ("average assets under management were $ 541.1
+    /// billion", "average monthly rental revenue"): "how much did average
+    /// assets grow?" asks about that amount, not for a mean.
+    fn mask_printed_averages(&self, text: &str, page: &PageIndex) -> String {
+        let triggers: Vec<&String> = self
+            .patterns
+            .iter()
+            .filter(|(op, _)| *op == Operation::Average)
+            .flat_map(|(_, p)| p.triggers.iter())
+            .filter(|t| !t.contains(' '))
+            .collect();
+        let mut toks: Vec<&str> = text.split_whitespace().collect();
+        for i in 0..toks.len().saturating_sub(1) {
+            let next = toks[i + 1];
+            if !triggers.iter().any(|t| t.as_str() == toks[i]) || content_words(next).is_empty() {
+                continue;
+            }
+            let phrase = format!(" {} {next} ", toks[i]);
+            if page.spaced_sentences.iter().any(|s| s.contains(&phrase)) {
+                toks[i] = "_";
+            }
+        }
+        format!(" {} ", toks.join(" "))
     }
 
     /// The operation of the highest-priority pattern whose trigger the

@@ -168,10 +168,19 @@ impl RulesPlanner {
                 }
             }
         }
-        // "and in the year before?": a year named relative to the last one
+        // "and in the year before?": a year named relative to the last one;
+        // after a change ("how much did it rise in 2012?") the later year's
         if r.years.is_empty() {
-            r.years
-                .extend(last_year.and_then(|y| self.cues.relative_year(&r.text, y)));
+            let latest = history.last().and_then(|h| {
+                (h.metric_type == MetricType::Change)
+                    .then(|| h.variables.iter().filter_map(|v| v.year).max())
+                    .flatten()
+            });
+            r.years.extend(
+                latest
+                    .or(last_year)
+                    .and_then(|y| self.cues.relative_year(&r.text, y)),
+            );
         }
         Turn {
             r,
