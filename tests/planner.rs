@@ -5741,3 +5741,22 @@ fn finance_synonyms_name_rows_printed_in_other_terms() {
         &[Num("50")],
     );
 }
+
+/// "what share of X goes to Y": the verb splits the whole (X) from the
+/// part (Y), as "was" does.
+#[test]
+fn a_share_that_goes_to_a_part_divides_the_part_by_the_whole() {
+    check(
+        &[
+            &["( in millions )", "2014", "2015"],
+            &["generation", "540", "585"],
+            &["transmission", "510", "515"],
+            &["distribution", "760", "795"],
+            &["other", "125", "108"],
+            &["total", "1,935", "2,003"],
+        ],
+        "the following table shows our planned capital spending :",
+        &["what share of 2014 capital spending goes to distribution?"],
+        &[Num("0.3927648578811369509043927649")],
+    );
+}
