@@ -585,6 +585,33 @@ fn spelled_year(token: &str) -> std::borrow::Cow<'_, str> {
     token.into()
 }
 
+/// Where a run of `tokens` from `start` whose initials spell `letters`
+/// ends, and the index of each letter's word.
+pub fn spelling_run_at(
+    tokens: &[String],
+    start: usize,
+    letters: &[char],
+    content_only: bool,
+) -> Option<(usize, Vec<usize>)> {
+    let mut at = Vec::new();
+    let mut end = start;
+    while end < tokens.len() && at.len() < letters.len() {
+        let t = &tokens[end];
+        let k = at.len();
+        // the stop-word test only where it decides
+        if t.starts_with(letters[k])
+            && (k > 0 || end == start)
+            && (!content_only || !is_stop_word(t))
+        {
+            at.push(end);
+        } else if k == 0 || !is_stop_word(t) {
+            return None;
+        }
+        end += 1;
+    }
+    (at.len() == letters.len()).then_some((end, at))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

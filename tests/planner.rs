@@ -5760,3 +5760,147 @@ fn a_share_that_goes_to_a_part_divides_the_part_by_the_whole() {
         &[Num("0.3927648578811369509043927649")],
     );
 }
+
+/// A quarterly high and low table over two years, with a risk table's
+/// layout beside it: rows of measures, columns of year and statistic.
+const VAR_TABLE: TableRows = &[
+    &[
+        "( in millions )",
+        "2012 average",
+        "2012 high",
+        "2012 low",
+        "2011 average",
+    ],
+    &["interest rate risk", "42.6", "61.2", "30.1", "48.3"],
+    &["equity price risk", "18.9", "27.5", "11.4", "22.7"],
+    &["total", "51.5", "72.4", "38.2", "60.8"],
+];
+
+/// "the high and low X": one word on the left of "between ... and" shares
+/// the right side's head; the head need not be printed ("var"), each side's
+/// own word must be.
+#[test]
+fn a_difference_between_the_high_and_low_of_one_row_shares_its_head() {
+    check(
+        VAR_TABLE,
+        "we measure value-at-risk ( var ) daily . the following table presents var :",
+        &["what was the range between the high and low interest rate var during 2012?"],
+        &[Num("31.1")],
+    );
+}
+
+/// "spread between", "gap between": a difference of the two things named.
+#[test]
+fn a_spread_between_two_rows_is_their_difference() {
+    check(
+        &[
+            &["", "2012", "2011"],
+            &["yield on earning assets", "3.99 %", "4.31 %"],
+            &["rate on interest-bearing liabilities", "0.89 %", "1.11 %"],
+        ],
+        "the following table presents average yields and rates :",
+        &[
+            "what was the spread between the yield on earning assets and the rate on interest-bearing liabilities in 2011?",
+            "what was the gap between the yield on earning assets and the rate on interest-bearing liabilities in 2012?",
+        ],
+        &[Num("3.2"), Num("3.1")],
+    );
+}
+
+/// "from the first to the fourth quarter": the first side's quarter word
+/// is the second side's.
+#[test]
+fn a_change_from_the_first_to_the_fourth_quarter_reads_both_quarters() {
+    check(
+        &[
+            &["", "2012 high", "2012 low", "2011 high", "2011 low"],
+            &["first quarter", "38.45", "33.10", "28.00", "24.15"],
+            &["second quarter", "41.30", "36.05", "30.40", "26.80"],
+            &["third quarter", "43.75", "38.60", "31.95", "27.70"],
+            &["fourth quarter", "45.20", "39.90", "33.25", "26.70"],
+        ],
+        "the following table sets forth the high and low sales prices of our common stock :",
+        &["how much did the quarterly high climb from the first to the fourth quarter of 2012?"],
+        &[Num("6.75")],
+    );
+}
+
+/// "a , b and c shares withheld in october , november and december ,
+/// respectively": each amount is its own month's.
+#[test]
+fn amounts_listed_respectively_with_months_are_each_their_own_months() {
+    let table: TableRows = &[
+        &[
+            "period",
+            "total number of shares purchased",
+            "average price paid per share",
+        ],
+        &["october 1 - 31 , 2012", "412,500", "$ 52.18"],
+        &["november 1 - 30 , 2012", "655,300", "$ 50.74"],
+        &["december 1 - 31 , 2012", "298,150", "$ 53.02"],
+    ];
+    let text = "( 1 ) includes 12,500 , 5,300 and 3,150 shares withheld in october , november \
+         and december , respectively , to satisfy tax withholding obligations upon the \
+         vesting of restricted stock .";
+    for (month, want) in [("october", "12500"), ("december", "3150")] {
+        let question = format!("how many shares were withheld for taxes in {month}?");
+        check(table, text, &[question.as_str()], &[Num(want)]);
+    }
+}
+
+/// "at the start of fiscal 2012?", "and at the end?", "what was the
+/// change?": the end less the beginning, though the beginning was asked
+/// first; two years asked latest first stay first-asked less second-asked.
+#[test]
+fn a_change_after_the_start_and_the_end_is_the_end_less_the_start() {
+    let options: TableRows = &[
+        &[
+            "( shares in thousands )",
+            "shares",
+            "weighted average exercise price",
+        ],
+        &["beginning of year", "24,815", "$ 43.12"],
+        &["options granted", "2,140", "51.80"],
+        &["options exercised", "( 3,702 )", "36.45"],
+        &["options canceled", "( 418 )", "47.90"],
+        &["end of year", "22,835", "45.02"],
+    ];
+    let caption =
+        "changes in shares subject to options during the year ended september 30 , 2012 follow :";
+    check(
+        options,
+        caption,
+        &[
+            "how many options were outstanding at the start of fiscal 2012?",
+            "and at the end?",
+            "what was the change?",
+            "what was the percent change?",
+        ],
+        &[
+            Num("24815"),
+            Num("22835"),
+            Num("-1980"),
+            Num("-0.0797904493250050372758412251"),
+        ],
+    );
+    check(
+        options,
+        caption,
+        &[
+            "how many options were outstanding at the end of fiscal 2012?",
+            "and at the start?",
+            "what was the change?",
+        ],
+        &[Num("22835"), Num("24815"), Num("-1980")],
+    );
+    check(
+        SALES,
+        "",
+        &[
+            "what were net sales in 2009?",
+            "and in 2008?",
+            "what was the change?",
+        ],
+        &[Num("1500"), Num("1200"), Num("300")],
+    );
+}

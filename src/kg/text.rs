@@ -277,6 +277,7 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
     }
     assign_years(tokens, &years, &mut numbers);
     assign_subjects(tokens, &years, &mut numbers);
+    assign_respective_items(tokens, &years, &mut numbers);
     assign_compared_list(tokens, &years, &mut numbers);
     numbers
 }
@@ -398,6 +399,79 @@ fn assign_subjects(tokens: &[String], years: &[(usize, i32)], numbers: &mut [Tex
     for (k, part) in amounts.iter().zip(own) {
         let n = &mut numbers[*k];
         n.context = format!("{} {}", part.join(" "), n.raw);
+    }
+}
+
+/// "includes 12,500 , 5,300 and 3,150 shares withheld in october ,
+/// november and december , respectively": a list of as many items (no
+/// years: those [`assign_years`] maps) after a list of amounts, closed by
+/// "respectively", gives each amount its own item: its context is the
+/// words before the list, the amount, the words between the lists and its
+/// item, not the other items.
+fn assign_respective_items(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
+    let Some(respectively) = tokens.iter().position(|t| t == "respectively") else {
+        return;
+    };
+    let amounts: Vec<usize> = (0..numbers.len())
+        .filter(|k| !numbers[*k].is_year_mention && numbers[*k].token_index < respectively)
+        .collect();
+    // the run of amounts nearest before "respectively"
+    let Some(run) = runs(&amounts, |k| numbers[*k].token_index, 5).pop() else {
+        return;
+    };
+    let n = run.len();
+    let last = numbers[run[n - 1]].token_index;
+    let first = numbers[run[0]].token_index;
+    let mut end = respectively;
+    while end > last && tokens[end - 1] == "," {
+        end -= 1;
+    }
+    // the items: the tail of the words between the lists cut at commas
+    // and "and"; the first as long as the longest of the others
+    let tail = &tokens[last + 1..end];
+    if n < 2 || years.iter().any(|(p, _)| *p > last && *p < respectively) {
+        return;
+    }
+    let mut items: Vec<&[String]> = tail
+        .split(|t| t == "," || t == "and")
+        .filter(|p| !p.is_empty())
+        .collect();
+    if items.len() < n {
+        return;
+    }
+    items.drain(..items.len() - n);
+    let longest = items[1..].iter().map(|i| i.len()).max().unwrap_or(0);
+    let numeric = |i: &[String]| i.iter().any(|t| t.chars().any(|c| c.is_ascii_digit()));
+    if longest > 4 || items.iter().any(|i| numeric(i)) {
+        return;
+    }
+    let keep = items[0].len().min(longest);
+    items[0] = &items[0][items[0].len() - keep..];
+    // the words between the amounts and the first item ("shares withheld in")
+    let first_item_at = (last + 1..end)
+        .find(|&j| tokens[j..].starts_with(items[0]))
+        .unwrap_or(end);
+    let plain = |ts: &[String]| -> Vec<String> {
+        ts.iter()
+            .filter(|t| !matches!(t.as_str(), "$" | "," | "(" | ")"))
+            .filter(|t| !t.chars().any(|c| c.is_ascii_digit()))
+            .cloned()
+            .collect()
+    };
+    let before = plain(&tokens[first.saturating_sub(12)..first]);
+    let between: Vec<String> = plain(&tokens[last + 1..first_item_at])
+        .into_iter()
+        .filter(|t| !SCALE_WORDS.iter().any(|(w, _)| w == t) && t != "and")
+        .collect();
+    for (k, item) in run.iter().zip(&items) {
+        let number = &mut numbers[*k];
+        number.context = format!(
+            "{} {} {} {}",
+            before.join(" "),
+            number.raw,
+            between.join(" "),
+            item.join(" ")
+        );
     }
 }
 
@@ -814,6 +888,21 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].context, "net cash from operations $ 500 million");
         assert_eq!(amounts[1].context, "capital expenditures $ 200 million");
+    }
+
+    #[test]
+    fn a_list_of_items_after_amounts_gives_each_amount_its_own() {
+        let n = numbers("( 1 ) includes 12,500 , 5,300 and 3,150 shares withheld in october , november and december , respectively , to satisfy tax obligations .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts.len(), 3);
+        assert_eq!(
+            amounts[0].context,
+            "includes 12,500 shares withheld in october"
+        );
+        assert_eq!(
+            amounts[2].context,
+            "includes 3,150 shares withheld in december"
+        );
     }
 
     #[test]

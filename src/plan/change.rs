@@ -2,7 +2,7 @@
 //! (from years printed in the question, earlier results, or the years of
 //! the last change), and the two mentions of "A less B" and "X without Y".
 
-use super::cues::split_at_first;
+use super::cues::{boundary_of, split_at_first, Boundary, Cues};
 use super::ground::same_word;
 use super::history::{last_change, last_result, last_two_of_one_kind, result_with_year};
 use super::mention::strip_ratio_lead;
@@ -65,7 +65,7 @@ impl RulesPlanner {
         // "in that same period, what was the change in the net income?"
         // after values of another row: the reference is to the period
         if no_metric || (r.refers && !names_another_metric(t)) {
-            if let Some(inputs) = change_of_earlier_results(t, &years) {
+            if let Some(inputs) = change_of_earlier_results(t, &years, &self.cues) {
                 return Ok(inputs);
             }
             // "what was the change in this performance value from 2001 to 2006" on one year
@@ -421,7 +421,11 @@ impl RulesPlanner {
         };
         let ((a, quarters), (b, _)) = self.cues.period_joiner.iter().find_map(|j| {
             let (left, right) = t.r.text.split_once(&format!(" {j} "))?;
-            let (a, b) = (period(left)?, period(right)?);
+            let b = period(right)?;
+            // "from the first to the fourth quarter": the left side's
+            // quarter is the right side's word
+            let a = period(left)
+                .or_else(|| b.1.then(|| period(&format!("{left} quarter"))).flatten())?;
             (a.1 == b.1 && a.0 != b.0).then_some((a, b))
         })?;
         let year = t.r.years.first().copied().or(t.last_year);
@@ -455,12 +459,23 @@ impl RulesPlanner {
         let (_, rest) = split_at_first(&t.r.text, &self.cues.between_word)?;
         let (left, right) = rest.split_once(" and ")?;
         let year = t.r.years.first().copied().or(t.last_year);
-        let side = |text: &str| -> Option<Operand> {
-            let own = self.cues.specific(&self.cues.mention_words(text));
+        let words = |text: &str| self.cues.specific(&self.cues.mention_words(text));
+        let (mut own_left, own_right) = (words(left), words(right));
+        // "between the high and low interest rate var": one word on the
+        // left shares the right side's head; each side names its row or
+        // column by its own word, the head need not be printed
+        let shared: Vec<String> =
+            if own_left.len() == 1 && own_right.len() >= 2 && own_left[0] != own_right[0] {
+                own_right[1..].to_vec()
+            } else {
+                Vec::new()
+            };
+        own_left.extend(shared.iter().cloned());
+        let side = |own: &[String]| -> Option<Operand> {
             if own.is_empty() {
                 return None;
             }
-            let o = t.g.ground(&own, year).ok()?;
+            let o = t.g.ground(own, year).ok()?;
             // the side names the row or column it reads: every word of it,
             // but those of a quarter or month ("in q4"), in their labels
             let (row, column) = o.cell?;
@@ -473,12 +488,17 @@ impl RulesPlanner {
                     || (quarter
                         && (w == "quarter" || words::quarter_in(&format!("{w} quarter")).is_some()))
             };
-            own.iter()
-                .filter(|w| !dates(w))
-                .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
-                .then_some(o)
+            let printed = |w: &String| label.iter().any(|l| super::ground::same_word(l, w));
+            let mut head = shared.iter().filter(|w| !dates(w)).peekable();
+            let head_printed = head.peek().is_none() || head.any(printed);
+            (head_printed
+                && own
+                    .iter()
+                    .filter(|w| !dates(w) && !shared.contains(w))
+                    .all(printed))
+            .then_some(o)
         };
-        let (a, b) = (side(left)?, side(right)?);
+        let (a, b) = (side(&own_left)?, side(&own_right)?);
         (a.cell != b.cell).then_some((a, b))
     }
 
@@ -537,7 +557,7 @@ fn names_another_metric(t: &Turn<'_>) -> bool {
         })
 }
 
-fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs> {
+fn change_of_earlier_results(t: &Turn<'_>, years: &[i32], cues: &Cues) -> Option<ChangeInputs> {
     let history = t.history.as_slice();
     let values: Vec<&&TurnResult> = history
         .iter()
@@ -580,15 +600,40 @@ fn change_of_earlier_results(t: &Turn<'_>, years: &[i32]) -> Option<ChangeInputs
     // "what was the change?" after two sums, or "the difference between
     // these two changes" after two changes: the last two results, when they
     // are of one kind
-    if let Some((x, y)) = last_two_of_one_kind(history).filter(|_| years.is_empty()) {
-        return Some(Pair(x, y));
+    if years.is_empty() {
+        if let [.., x, y] = history {
+            if let Some((new, old)) = last_two_of_one_kind(history) {
+                return Some(in_time_order(x, y, new, old, cues));
+            }
+        }
     }
-    if values.len() >= 2 {
-        let x = values[values.len() - 2];
-        let y = values[values.len() - 1];
-        return Some(Pair(reference_operand(x), reference_operand(y)));
+    if let [.., x, y] = values.as_slice() {
+        let pair = (reference_operand(x), reference_operand(y));
+        return Some(in_time_order(x, y, pair.0, pair.1, cues));
     }
     None
+}
+
+/// The first-asked result less the second-asked ("what was it in 2009?",
+/// "and in 2008?"), unless the first asked a period's beginning and the
+/// second its end ("at the start of fiscal 2012?", "and at the end?"): then
+/// the end less the beginning.
+fn in_time_order(
+    x: &TurnResult,
+    y: &TurnResult,
+    first: Operand,
+    second: Operand,
+    cues: &Cues,
+) -> ChangeInputs {
+    let boundary = |h: &TurnResult| boundary_of(&words::tokens(&h.question), cues);
+    let years = |h: &TurnResult| words::years_in(&h.question);
+    let one_period = years(y).iter().all(|w| years(x).contains(w));
+    if one_period && boundary(x) == Some(Boundary::Beginning) && boundary(y) == Some(Boundary::End)
+    {
+        Pair(second, first)
+    } else {
+        Pair(first, second)
+    }
 }
 
 /// "interest expense decreased $ 13 million ... in 2010": a change the text

@@ -247,17 +247,9 @@ impl RulesPlanner {
     /// "1442912 options" and their "weighted-average exercise price".
     fn count_and_unit_price(&self, t: &Turn<'_>, o: &Operand) -> Option<(Operand, Operand)> {
         let (row, column) = o.cell?;
-        // the header's own tokens ("number" is no content word), glued
-        // words apart ("numberof sharespurchased")
-        let has = |col: usize, list: &[String]| {
-            t.g.page
-                .column_tokens
-                .get(col)
-                .is_some_and(|tokens| tokens.iter().any(|w| list.contains(w)))
-        };
-        let (quantity, price) = (&self.cues.quantity_word, &self.cues.unit_price_word);
-        let counts = |c: usize| has(c, quantity) && !has(c, price);
-        let prices = |c: usize| has(c, price) && !has(c, quantity);
+        let page = &t.g.page;
+        let counts = |c: usize| page.column_counts.get(c).copied().unwrap_or(false);
+        let prices = |c: usize| page.column_unit_price.get(c).copied().unwrap_or(false);
         let other_of_row = |wanted: &dyn Fn(usize) -> bool| -> Option<Operand> {
             let cells: Vec<_> = t
                 .schema

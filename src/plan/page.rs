@@ -50,8 +50,6 @@ pub(super) struct PageIndex {
     pub row_caption_words: Vec<Vec<String>>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
-    /// Every stemmed token of each column label, stop words kept.
-    pub column_tokens: Vec<Vec<String>>,
     /// The specific words of each row label's head when the label is a
     /// part of something ("current portion" of "current portion of
     /// long-term debt"); empty for other rows (see [`head_of_part`]).
@@ -68,8 +66,12 @@ pub(super) struct PageIndex {
     pub column_percent: Vec<bool>,
     /// Which columns price one unit of what their rows count ("weighted
     /// average exercise price per share"): a word of the unit-price list
-    /// and none of the quantity list.
+    /// and none of the quantity list (glued words apart, see
+    /// [`column_tokens`]).
     pub column_unit_price: Vec<bool>,
+    /// Which columns count units ("number of shares"): a word of the
+    /// quantity list and none of the unit-price list.
+    pub column_counts: Vec<bool>,
     /// Which rows print a catch-all word ("other revenues").
     pub row_is_catch_all: Vec<bool>,
     /// Which rows and columns are totals (print the total word).
@@ -608,20 +610,14 @@ fn initialism_definition(schema: &Schema, initialism: &str) -> Option<String> {
     }
     let letters: Vec<char> = initialism.chars().collect();
     schema.sentences.iter().find_map(|sentence| {
-        let toks: Vec<&str> = sentence.split_whitespace().collect();
+        let toks: Vec<String> = sentence.split_whitespace().map(str::to_string).collect();
         let at = toks.windows(3).position(|w| w == ["(", initialism, ")"])?;
-        let mut left = letters.len();
-        let mut start = at;
-        while left > 0 && start > 0 {
-            let w = toks[start - 1];
-            if w.starts_with(letters[left - 1]) && !words::is_stop_word(w) {
-                left -= 1;
-            } else if !words::is_stop_word(w) {
-                return None;
-            }
-            start -= 1;
-        }
-        (left == 0).then(|| toks[start..at].join(" "))
+        // the run that ends just before the bracket, each letter a content
+        // word's
+        (0..at).rev().find_map(|start| {
+            let (end, _) = words::spelling_run_at(&toks, start, &letters, true)?;
+            (end == at).then(|| toks[start..at].join(" "))
+        })
     })
 }
 
@@ -1111,6 +1107,17 @@ impl PageIndex {
             .collect();
         let labels = schema.rows.len() + schema.columns.len();
         let spaced = |p: &Vec<String>| format!(" {} ", p.join(" "));
+        let column_tokens = column_tokens(schema, &text_words);
+        let column_prints = |list: &[String]| -> Vec<bool> {
+            column_tokens
+                .iter()
+                .map(|tokens| tokens.iter().any(|w| list.contains(w)))
+                .collect()
+        };
+        let (quantity, price) = (
+            column_prints(&cues.quantity_word),
+            column_prints(&cues.unit_price_word),
+        );
         Self {
             key,
             label_tokens: phrases[..labels].iter().flatten().cloned().collect(),
@@ -1137,11 +1144,8 @@ impl PageIndex {
                 .map(|f| fact_per_unit(f, cues))
                 .collect(),
             column_percent: per_label(&schema.columns, marks_percent),
-            column_unit_price: per_label(&schema.columns, |l| {
-                let stems: Vec<String> = words::tokens(l).iter().map(|w| words::stem(w)).collect();
-                stems.iter().any(|w| cues.unit_price_word.contains(w))
-                    && !stems.iter().any(|w| cues.quantity_word.contains(w))
-            }),
+            column_unit_price: price.iter().zip(&quantity).map(|(p, q)| *p && !q).collect(),
+            column_counts: quantity.iter().zip(&price).map(|(q, p)| *q && !p).collect(),
             row_per_unit: per_label(&schema.rows, |l| {
                 let spaced = format!(" {} ", words::tokens(l).join(" "));
                 cues.per_word.iter().any(|p| {
@@ -1195,7 +1199,6 @@ impl PageIndex {
             lost_row_text_words,
             row_caption_words,
             column_words,
-            column_tokens: column_tokens(schema, &text_words),
             fact_words,
             fact_neighbour_words,
         }

@@ -645,7 +645,7 @@ fn initialism_spelled(
                     // ("europe , middle east and africa" for "emea")
                     let end = [false, true]
                         .into_iter()
-                        .filter_map(|skip| spelling_run_at(p, start, &letters, skip))
+                        .filter_map(|skip| words::spelling_run_at(p, start, &letters, skip))
                         .map(|(end, _)| end)
                         .find(|&end| content(&p[end - 1]))?;
                     let run = &p[start..end];
@@ -715,7 +715,7 @@ fn abbreviate(text: &str, schema: &Schema, phrases: &[Vec<String>]) -> String {
 /// the word of the letter at that index.
 fn spelled_by(tokens: &[String], letters: &[char], and_at: Option<usize>) -> Option<String> {
     (0..tokens.len()).find_map(|start| {
-        let (end, at) = spelling_run_at(tokens, start, letters, false)?;
+        let (end, at) = words::spelling_run_at(tokens, start, letters, false)?;
         let joined = and_at.is_none_or(|k| {
             at.get(k)
                 .is_some_and(|&i| i > start && tokens[i - 1] == "and")
@@ -730,35 +730,8 @@ fn spelled_by(tokens: &[String], letters: &[char], and_at: Option<usize>) -> Opt
 /// "d&a", not "depreciation and").
 fn spelling_run(tokens: &[String], letters: &[char], content_only: bool) -> Option<(usize, usize)> {
     (0..tokens.len()).find_map(|start| {
-        spelling_run_at(tokens, start, letters, content_only).map(|(end, _)| (start, end))
+        words::spelling_run_at(tokens, start, letters, content_only).map(|(end, _)| (start, end))
     })
-}
-
-/// Where a run of `tokens` from `start` whose initials spell `letters`
-/// ends, and the index of each letter's word.
-fn spelling_run_at(
-    tokens: &[String],
-    start: usize,
-    letters: &[char],
-    content_only: bool,
-) -> Option<(usize, Vec<usize>)> {
-    let mut at = Vec::new();
-    let mut end = start;
-    while end < tokens.len() && at.len() < letters.len() {
-        let t = &tokens[end];
-        let k = at.len();
-        // the stop-word test only where it decides
-        if t.starts_with(letters[k])
-            && (k > 0 || end == start)
-            && (!content_only || !words::is_stop_word(t))
-        {
-            at.push(end);
-        } else if k == 0 || !words::is_stop_word(t) {
-            return None;
-        }
-        end += 1;
-    }
-    (at.len() == letters.len()).then_some((end, at))
 }
 
 /// The items of a list `listed` names ("a , b and c", "a plus b"): the
