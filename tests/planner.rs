@@ -5904,3 +5904,57 @@ fn a_change_after_the_start_and_the_end_is_the_end_less_the_start() {
         &[Num("1500"), Num("1200"), Num("300")],
     );
 }
+
+/// Segment columns whose headers hold the lost first row ("north america
+/// $ 6,412", net sales), the text restating those amounts rounded in
+/// billions beside their name: the header number, exact, is the amount
+/// the text names; a total row is not what "net sales in europe" names.
+#[test]
+fn a_lost_row_named_by_the_text_that_rounds_it_reads_its_header_number() {
+    check(
+        &[
+            &[
+                "",
+                "north america $ 6,412",
+                "europe $ 2,845",
+                "total $ 9,257",
+            ],
+            &["operating income", "1,154", "398", "1,552"],
+            &["capital expenditures", "305", "118", "423"],
+            &["total assets", "5,980", "3,210", "9,190"],
+        ],
+        "net sales in north america increased 6.3 % in 2012 , to $ 6.4 billion . net \
+         sales in europe decreased 3.1 % to $ 2.8 billion . the company evaluates \
+         segment performance based on net sales and operating income . the following \
+         table presents net sales , operating income and other information by segment \
+         for the year ended december 31 , 2012 ( in millions ) :",
+        &[
+            "what were net sales in north america in 2012?",
+            "what were net sales in europe in 2012?",
+        ],
+        &[Num("6412"), Num("2845")],
+    );
+}
+
+/// Headers of a year and a number ("2011 $ 2914"): the first row was lost
+/// into them, and a list of the text that names the table's rows names it
+/// first ("personal insurance , commercial insurance and specialty").
+#[test]
+fn a_list_of_the_text_that_names_the_rows_names_the_lost_first_row() {
+    check(
+        &[
+            &["", "2011 $ 2914", "2010 $ 2655"],
+            &["commercial insurance", "1,987", "1,860"],
+            &["specialty", "842", "905"],
+            &["total", "5,743", "5,420"],
+        ],
+        "we conduct our business through three reportable segments : personal \
+         insurance , commercial insurance and specialty . the following table presents \
+         net premiums written by segment ( in millions ) :",
+        &[
+            "what were personal insurance net premiums written in 2011?",
+            "what were specialty net premiums written in 2010?",
+        ],
+        &[Num("2914"), Num("905")],
+    );
+}

@@ -84,6 +84,9 @@ pub(super) struct PageIndex {
     /// scale ("$ 3.9 billion" for 3,870 in a table in millions): the table
     /// prints the amount itself (see [`rounded_restatements`]).
     pub fact_rounds_cell: Vec<bool>,
+    /// The row each such text number restates (`schema.rows.len()` for
+    /// the row the table lost into its headers); none for other numbers.
+    pub fact_restated_row: Vec<Option<usize>>,
     /// Which rows print both positive and negative numbers ("net income
     /// ( loss )"): there the sign is part of the value, not a convention of
     /// print.
@@ -139,6 +142,9 @@ pub(super) struct PageIndex {
     /// The lost row's own label, when the table glued it to its first
     /// header (see [`lost_row_label`]): its content words.
     pub lost_row_label: Vec<String>,
+    /// The lost first row's name a list of the text gives (see
+    /// [`lost_row_listed`]): its content words.
+    pub lost_row_listed: Vec<String>,
     /// The boundary of a period that label says ("balance at january 1").
     pub lost_row_label_boundary: Option<Boundary>,
     /// The ranges of years each row label prints ("2018-2022").
@@ -454,8 +460,9 @@ fn rounded_restatements(schema: &Schema, aligned: &[Option<usize>]) -> Vec<bool>
             row.is_some_and(|r| {
                 scale != table
                     && amounts.iter().any(|(row, year, value, _)| {
+                        // an amount of no year is the table's one period's
                         *row == r
-                            && (fact.year.is_none() || *year == fact.year)
+                            && (fact.year.is_none() || year.is_none() || *year == fact.year)
                             && same_amount(fact.value, scale, *value, table)
                     })
             })
@@ -1035,6 +1042,7 @@ impl PageIndex {
             column_boundary[0] = None;
         }
         let row_alias_words = alias_words(schema, &row_words, lexicon);
+        let lost_row_listed = lost_row_listed(schema, &row_words, cues).unwrap_or_default();
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
         let fact_words = fact_words(schema, &sentence_words);
@@ -1062,6 +1070,11 @@ impl PageIndex {
         );
         let lost_row_text_words = row_text_words.pop().unwrap_or_default();
         let fact_rounds_cell = rounded_restatements(schema, &aligned);
+        let fact_restated_row = aligned
+            .iter()
+            .zip(&fact_rounds_cell)
+            .map(|(row, rounds)| row.filter(|_| *rounds))
+            .collect();
         // the labels' own boundaries give a roll-forward's flows their year
         let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
         let mut flow_row_year = flow_row_years(schema, &printed_boundary);
@@ -1163,6 +1176,7 @@ impl PageIndex {
             column_signs_mixed: column_signs_mixed(schema),
             fact_is_name: facts_in_names(schema),
             fact_rounds_cell,
+            fact_restated_row,
             row_boundary,
             fact_boundary: fact_boundaries(schema, cues),
             column_boundary,
@@ -1171,6 +1185,7 @@ impl PageIndex {
                 .map(content_words)
                 .unwrap_or_default(),
             lost_row_label_boundary,
+            lost_row_listed,
             quarters_differ: quarters_differ(&row_quarter, &column_quarter, lost_row_quarter),
             row_quarter,
             lost_row_year,
@@ -1294,6 +1309,45 @@ fn header_tokens(header: &str) -> Vec<String> {
         .filter(|&i| !noted(i) && !toks[i].chars().all(|c| c == '(' || c == ')'))
         .map(|i| toks[i].clone())
         .collect()
+}
+
+/// The name of the first row the table lost into its headers when a list
+/// of the text names the table's rows and that row first: every item of a
+/// list of three or more (parted by punctuation and fk:AdditionConnector)
+/// but the first is the label of a row, and the first is none ("three reportable segments : personal insurance ,
+/// commercial insurance and specialty" over rows "commercial insurance",
+/// "specialty", "total").
+fn lost_row_listed(schema: &Schema, row_words: &[Vec<String>], cues: &Cues) -> Option<Vec<String>> {
+    if schema.header_numbers.is_empty() || schema.header_numbers.len() != schema.columns.len() {
+        return None;
+    }
+    let is_row = |item: &[String]| {
+        !item.is_empty()
+            && row_words
+                .iter()
+                .any(|r| !r.is_empty() && r.as_slice() == item)
+    };
+    schema.sentences.iter().find_map(|sentence| {
+        let toks: Vec<&str> = sentence.split_whitespace().collect();
+        let items: Vec<Vec<String>> = toks
+            .split(|t| {
+                !t.chars().any(char::is_alphanumeric)
+                    || cues.addition_connector.iter().any(|c| c == t)
+            })
+            .map(|part| content_words(&part.join(" ")))
+            .collect();
+        // runs of short items, each of one to four content words
+        items
+            .split(|i| i.is_empty() || i.len() > 4)
+            .filter(|run| run.len() >= 3)
+            .find_map(|run| {
+                // the list may open after words of its own ("our segments")
+                (0..run.len().saturating_sub(2)).find_map(|start| {
+                    let (first, rest) = run[start..].split_first()?;
+                    (!is_row(first) && rest.iter().all(|i| is_row(i))).then(|| first.clone())
+                })
+            })
+    })
 }
 
 /// The label of the first row the table lost into its headers when the

@@ -115,6 +115,29 @@ impl Grounder<'_> {
             })
     }
 
+    /// The phrase share of the words beside the text numbers that restate
+    /// row `row`'s amount rounded in another scale ("net sales in north
+    /// america increased 6.3 % in 2012 , to $ 6.4 billion" for a lost row's
+    /// 6,412 in millions), in `year` or of no year: the text's name for the
+    /// amount the table prints exactly; none when the question asks for a
+    /// scale.
+    fn restated_phrase(&self, row: usize, year: Option<i32>, a: &Asked) -> f64 {
+        // asked in another scale ("in billions"), the text's own number is
+        if self.asked_scale.is_some() {
+            return 0.0;
+        }
+        self.page
+            .fact_restated_row
+            .iter()
+            .enumerate()
+            .filter(|(k, r)| {
+                let fact_year = self.schema.facts[*k].year;
+                **r == Some(row) && (year.is_none() || fact_year.is_none() || fact_year == year)
+            })
+            .map(|(k, _)| Self::phrase_share(a.mention, &self.page.fact_words[k].0))
+            .fold(0.0, f64::max)
+    }
+
     /// The mention's words in the cell's labels, the row label's words the
     /// mention covers, the phrases they share; returns the overlap with the
     /// row label and with the column label.
@@ -178,7 +201,9 @@ impl Grounder<'_> {
         }
         f.set(
             F::phrase,
-            Self::phrase_share(a.mention, row).max(Self::phrase_share(a.mention, col)),
+            Self::phrase_share(a.mention, row)
+                .max(Self::phrase_share(a.mention, col))
+                .max(self.restated_phrase(cell.row, cell.column_year, a)),
         );
         if self.numbered_row[cell.row] || self.numbered_column[cell.column] {
             f.set(F::numbered_phrase, 1.0);
@@ -250,6 +275,22 @@ impl Grounder<'_> {
             .collect()
     }
 
+    /// Whether a word of the mention that column `column`'s label does not
+    /// print is a word of the first row the table lost into its headers:
+    /// its label, or the text's words beside its amount.
+    fn names_lost_row(&self, a: &Asked, column: usize) -> bool {
+        if self.schema.header_numbers.is_empty() {
+            return false;
+        }
+        let page = &self.page;
+        let column_words = &page.column_words[column];
+        let lost = page.lost_row_label.iter().chain(&page.lost_row_text_words);
+        a.words
+            .iter()
+            .filter(|w| !column_words.iter().any(|c| same_word(c, w)))
+            .any(|w| lost.clone().any(|l| same_word(l, w)))
+    }
+
     /// A total row or column where the mention names only the other axis,
     /// or where the question says "total".
     fn total_features(
@@ -261,7 +302,10 @@ impl Grounder<'_> {
     ) {
         let row_is_total = self.page.row_is_total[cell.row];
         let column_is_total = self.page.column_is_total[cell.column];
-        if row_hit == 0.0 && col_hit > 0.0 && row_is_total {
+        // not when the words the column leaves name the row the table lost
+        // into its headers ("net sales in north america" over headers
+        // "north america $ 6,412")
+        if row_hit == 0.0 && col_hit > 0.0 && row_is_total && !self.names_lost_row(a, cell.column) {
             f.set(F::total_row_for_column, 1.0);
         }
         // a mention that names another column ("thereafter") names more
@@ -502,9 +546,10 @@ impl Grounder<'_> {
         let mut f = FeatureVector::default();
         // "other revenues" names the catch-all row the table prints
         let catch_all_named = self.asks_catch_all && self.page.row_is_catch_all.contains(&true);
-        if self.page.lost_row_unnamed.contains(&k) && !catch_all_named {
-            // the lost row's name is unknown: the mention's words that no
-            // label prints may be it
+        let listed = !self.page.lost_row_listed.is_empty();
+        if self.page.lost_row_unnamed.contains(&k) && !catch_all_named && !listed {
+            // the lost row's name is unknown (no list of the text gives
+            // it): the mention's words that no label prints may be it
             f.set(F::lost_row_name, self.unnamed_share(a, true));
         }
         // the header's words (a label glued to the first header is every
@@ -515,6 +560,7 @@ impl Grounder<'_> {
             self.page.lost_row_label.clone()
         };
         label.extend(self.page.lost_row_words.iter().cloned());
+        label.extend(self.page.lost_row_listed.iter().cloned());
         // the words the text prints beside one of its numbers: the row's
         // name when the table lost it, else another name for it
         let mut text: Vec<String> = Vec::new();
@@ -545,7 +591,12 @@ impl Grounder<'_> {
         }
         let hit = self.overlap(&a.words, &label);
         f.set(F::label_match, hit / a.weight);
-        f.set(F::phrase, Self::phrase_share(a.mention, &label));
+        let lost = self.schema.rows.len();
+        let year = self.schema.header_number_year(k, self.page.lost_row_year);
+        f.set(
+            F::phrase,
+            Self::phrase_share(a.mention, &label).max(self.restated_phrase(lost, year, a)),
+        );
         let text_hit = self.weigh(a.words.iter().filter(|w| {
             text.iter().any(|l| same_word(l, w)) && !label.iter().any(|l| same_word(l, w))
         }));
