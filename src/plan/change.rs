@@ -626,8 +626,10 @@ fn in_time_order(
     cues: &Cues,
 ) -> ChangeInputs {
     let boundary = |h: &TurnResult| boundary_of(&words::tokens(&h.question), cues);
-    let years = |h: &TurnResult| words::years_in(&h.question);
-    let one_period = years(y).iter().all(|w| years(x).contains(w));
+    let first_years = words::years_in(&x.question);
+    let one_period = words::years_in(&y.question)
+        .iter()
+        .all(|w| first_years.contains(w));
     if one_period && boundary(x) == Some(Boundary::Beginning) && boundary(y) == Some(Boundary::End)
     {
         Pair(second, first)

@@ -84,9 +84,9 @@ pub(super) struct PageIndex {
     /// scale ("$ 3.9 billion" for 3,870 in a table in millions): the table
     /// prints the amount itself (see [`rounded_restatements`]).
     pub fact_rounds_cell: Vec<bool>,
-    /// The row each such text number restates (`schema.rows.len()` for
-    /// the row the table lost into its headers); none for other numbers.
-    pub fact_restated_row: Vec<Option<usize>>,
+    /// For each row (and, last, the row the table lost into its headers),
+    /// the text numbers that restate its amount so.
+    pub row_restated_by: Vec<Vec<usize>>,
     /// Which rows print both positive and negative numbers ("net income
     /// ( loss )"): there the sign is part of the value, not a convention of
     /// print.
@@ -1070,11 +1070,12 @@ impl PageIndex {
         );
         let lost_row_text_words = row_text_words.pop().unwrap_or_default();
         let fact_rounds_cell = rounded_restatements(schema, &aligned);
-        let fact_restated_row = aligned
-            .iter()
-            .zip(&fact_rounds_cell)
-            .map(|(row, rounds)| row.filter(|_| *rounds))
-            .collect();
+        let mut row_restated_by = vec![Vec::new(); schema.rows.len() + 1];
+        for (k, (row, rounds)) in aligned.iter().zip(&fact_rounds_cell).enumerate() {
+            if let (Some(r), true) = (row, rounds) {
+                row_restated_by[*r].push(k);
+            }
+        }
         // the labels' own boundaries give a roll-forward's flows their year
         let printed_boundary = per_label(&schema.rows, |l| label_boundary(l, cues));
         let mut flow_row_year = flow_row_years(schema, &printed_boundary);
@@ -1176,7 +1177,7 @@ impl PageIndex {
             column_signs_mixed: column_signs_mixed(schema),
             fact_is_name: facts_in_names(schema),
             fact_rounds_cell,
-            fact_restated_row,
+            row_restated_by,
             row_boundary,
             fact_boundary: fact_boundaries(schema, cues),
             column_boundary,

@@ -126,15 +126,18 @@ impl Grounder<'_> {
         if self.asked_scale.is_some() {
             return 0.0;
         }
-        self.page
-            .fact_restated_row
+        let restating = self
+            .page
+            .row_restated_by
+            .get(row)
+            .map_or(&[][..], Vec::as_slice);
+        restating
             .iter()
-            .enumerate()
-            .filter(|(k, r)| {
-                let fact_year = self.schema.facts[*k].year;
-                **r == Some(row) && (year.is_none() || fact_year.is_none() || fact_year == year)
+            .filter(|&&k| {
+                let fact_year = self.schema.facts[k].year;
+                year.is_none() || fact_year.is_none() || fact_year == year
             })
-            .map(|(k, _)| Self::phrase_share(a.mention, &self.page.fact_words[k].0))
+            .map(|&k| Self::phrase_share(a.mention, &self.page.fact_words[k].0))
             .fold(0.0, f64::max)
     }
 
