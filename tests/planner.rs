@@ -5958,3 +5958,89 @@ fn a_list_of_the_text_that_names_the_rows_names_the_lost_first_row() {
         &[Num("2914"), Num("905")],
     );
 }
+
+/// A follow-up that opens with a ratio connector and names only the whole
+/// ("and as a percentage of the low?"): the last result (here a
+/// difference) over the value named.
+#[test]
+fn a_follow_up_opening_with_a_ratio_connector_divides_the_last_result() {
+    check(
+        &[
+            &["", "2012 high", "2012 low"],
+            &["first quarter", "$ 38.45", "$ 31.20"],
+            &["second quarter", "$ 40.12", "$ 33.85"],
+        ],
+        "the following table sets forth the high and low sales prices of our common \
+         stock for each quarter of 2012 :",
+        &[
+            "what was the high price in the second quarter of 2012?",
+            "and the low?",
+            "what was the difference?",
+            "and as a percentage of the low?",
+        ],
+        &[Num("40.12"), Num("33.85"), Num("6.27"), Num("0.1852289513")],
+    );
+}
+
+/// "and what was that percentage in 2007?" after a share: the same rows'
+/// share in the year asked, not a ratio of the last two results.
+#[test]
+fn that_percentage_in_another_year_repeats_the_share() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was operating income in 2009?",
+            "what were net sales?",
+            "what percentage of net sales is that?",
+            "and what was that percentage in 2007?",
+        ],
+        &[Num("300"), Num("1500"), Num("0.2"), Num("0.15")],
+    );
+}
+
+/// A share whose part is a text number listed by year ("$ 412 million ,
+/// $ 286 million and $ 608 million in 2010 , 2009 and 2008 ,
+/// respectively"), asked again for another year: that year's number of the
+/// same sentence over the row's cell that year.
+#[test]
+fn a_share_of_a_text_number_in_another_year_reads_the_same_sentence() {
+    check(
+        &[
+            &["", "2010", "2009", "2008"],
+            &["net premiums earned", "8,297", "8,184", "8,250"],
+            &["losses and loss adjustment expenses", "5,601", "5,342", "5,897"],
+        ],
+        "catastrophe losses , net of reinsurance , were $ 412 million , $ 286 million \
+         and $ 608 million in 2010 , 2009 and 2008 , respectively . the following table \
+         presents the underwriting results of the segment ( in millions ) :",
+        &[
+            "what percentage of 2010 losses and loss adjustment expenses did catastrophe losses represent?",
+            "and in 2009?",
+        ],
+        &[
+            Num("0.0735582932"),
+            Num("0.0535380007"),
+        ],
+    );
+}
+
+/// Headers of a year and a number ("2011 $ 8,742"): a share of that lost
+/// row asked again for another year reads the number of that year's header.
+#[test]
+fn a_share_of_a_header_number_in_another_year_reads_that_years_header() {
+    check(
+        &[
+            &["", "2011 $ 8,742", "2010 $ 8,105"],
+            &["cost of revenues", "4,905", "4,688"],
+            &["operating income", "1,505", "1,210"],
+        ],
+        "the following table presents revenues , cost of revenues and operating income \
+         ( in millions ) :",
+        &[
+            "what portion of 2011 revenues was operating income?",
+            "and in 2010?",
+        ],
+        &[Num("0.1721574011"), Num("0.1492905614")],
+    );
+}

@@ -41,6 +41,9 @@ pub(super) struct Cues {
     pub whole_period: Vec<String>,
     /// Words between the part and the whole of a ratio, longest first.
     pub ratio_connector: Vec<String>,
+    /// Ratio connectors that can open a follow-up whose part is the last
+    /// result ("and as a percentage of the low?").
+    pub ratio_opener: Vec<String>,
     /// Openings of a ratio's second term that stand for the first term's
     /// noun ("those due in 1-3 years").
     pub substitute_pronoun: Vec<String>,
@@ -272,6 +275,7 @@ impl Cues {
                 .collect(),
             whole_period: plain("WholePeriodCue"),
             ratio_connector: longest_first("RatioConnector"),
+            ratio_opener: plain("RatioOpener"),
             substitute_pronoun: plain("SubstitutePronoun"),
             share_lead: longest_first("ShareLead"),
             ratio_lead: longest_first("RatioLead"),

@@ -149,6 +149,13 @@ pub(super) fn cell_of_node(node: &str) -> Option<(usize, usize)> {
     Some((row.parse().ok()?, column.parse().ok()?))
 }
 
+/// The sentence and token of a text number's node (`{page}/fact/{k}/{t}`).
+pub(super) fn fact_of_node(node: &str) -> Option<(usize, usize)> {
+    let (_, place) = node.rsplit_once("/fact/")?;
+    let (sentence, token) = place.split_once('/')?;
+    Some((sentence.parse().ok()?, token.parse().ok()?))
+}
+
 /// The column of a header number's node (`{page}/column/{j}/number`).
 pub(super) fn header_column_of_node(node: &str) -> Option<usize> {
     let column = node.strip_suffix(crate::kg::HEADER_NUMBER_NODE)?;

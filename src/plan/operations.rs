@@ -60,11 +60,15 @@ impl RulesPlanner {
         if let Some(formula) = self.percent_restatement(t, b) {
             return Ok((Operation::Product, formula?));
         }
-        // "what about in 2008?" after a share: the same rows' share that year
-        if r.op == Operation::Lookup {
+        // "what about in 2008?", "and what was that percentage in 2010?"
+        // after a share: the same rows' share that year
+        let repeats_ratio = r.op == Operation::Ratio && self.refers_in(&r.text);
+        if r.op == Operation::Lookup || repeats_ratio {
             if let Some((num, den)) = super::ratio::ratio_in_another_year(t) {
                 return Ok((Operation::Ratio, self.ratio_of(b, num, den)?));
             }
+        }
+        if r.op == Operation::Lookup {
             if let Some(terms) = super::ratio::sum_in_another_year(t) {
                 let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
                 return Ok((Operation::Sum, self.formulas.sum(&names)?));

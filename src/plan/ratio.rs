@@ -28,8 +28,8 @@ fn started_from(t: &Turn<'_>, num: &Operand) -> Option<Operand> {
         .map(operand_from_used)
 }
 
-/// "what about in 2008?" after a share that read two table cells, naming
-/// nothing else: the same rows' cells in the year asked.
+/// "what about in 2008?" after a share, naming nothing else: the same
+/// measures (table rows or text facts) in the year asked.
 pub(super) fn ratio_in_another_year(t: &Turn<'_>) -> PartWhole {
     let [year] = t.r.years.as_slice() else {
         return None;
@@ -40,7 +40,10 @@ pub(super) fn ratio_in_another_year(t: &Turn<'_>) -> PartWhole {
     }
     let in_year = |name: &str| {
         let v = last.variables.iter().find(|v| v.name == name)?;
-        t.g.cell_in_row(v.metric.as_deref()?, *year)
+        match v.node.as_deref() {
+            Some(node) => t.g.same_measure_in(node, *year),
+            None => t.g.cell_in_row(v.metric.as_deref()?, *year),
+        }
     };
     let (part, whole) = (in_year("part")?, in_year("whole")?);
     (part.spec != whole.spec).then_some((part, Whole::One(whole)))
@@ -545,6 +548,11 @@ impl RulesPlanner {
             let right = &text[pos + needle.len()..];
             let left = strip_ratio_lead(left, &self.cues);
             if content_words(left).is_empty() && !self.refers_in(left) {
+                // "and as a percentage of the low?": the last result over
+                // the value the question names
+                if let Some(found) = self.last_result_over(t, conn, right, year_default)? {
+                    return Ok(Some(found));
+                }
                 continue;
             }
             let num = self.mention(left, t, year_default)?;
@@ -593,5 +601,28 @@ impl RulesPlanner {
             }
         }
         Ok(None)
+    }
+
+    /// A follow-up that opens with a ratio connector and names only the
+    /// whole ("and as a percentage of the low?" after a difference): the
+    /// last result over that whole. Not after a ratio, whose part would be
+    /// meant instead.
+    fn last_result_over(
+        &self,
+        t: &Turn<'_>,
+        conn: &str,
+        right: &str,
+        year_default: Option<i32>,
+    ) -> Result<PartWhole, PlanError> {
+        let Some(last) = t.history.last() else {
+            return Ok(None);
+        };
+        let opens = self.cues.ratio_opener.iter().any(|o| o == conn);
+        if !opens || last.metric_type == MetricType::Ratio || content_words(right).is_empty() {
+            return Ok(None);
+        }
+        let part = reference_operand(last);
+        let whole = self.mention(right, t, year_default)?;
+        Ok((whole.spec != part.spec).then_some((part, Whole::One(whole))))
     }
 }

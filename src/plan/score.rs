@@ -594,6 +594,19 @@ impl Grounder<'_> {
         }
         let hit = self.overlap(&a.words, &label);
         f.set(F::label_match, hit / a.weight);
+        // how much of the lost row's name, when a label or a list gives
+        // it, the mention covers (as a row label's cover)
+        let name = match &self.page.lost_row_label {
+            l if l.is_empty() => &self.page.lost_row_listed,
+            l => l,
+        };
+        if !name.is_empty() {
+            let covered = name
+                .iter()
+                .filter(|w| a.words.iter().any(|x| same_word(x, w)))
+                .count();
+            f.set(F::row_cover, covered as f64 / name.len() as f64);
+        }
         let lost = self.schema.rows.len();
         let year = self.schema.header_number_year(k, self.page.lost_row_year);
         f.set(

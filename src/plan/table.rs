@@ -5,7 +5,10 @@
 
 use super::cues::Boundary;
 use super::ground::{same_word, Grounder};
-use super::operand::{cell_of_node, cell_operand, header_operand, Operand, Whole};
+use super::operand::{
+    cell_of_node, cell_operand, fact_of_node, fact_operand, header_column_of_node, header_operand,
+    Operand, Whole,
+};
 use crate::kg::CellEntry;
 
 impl Grounder<'_> {
@@ -244,12 +247,57 @@ impl Grounder<'_> {
         (values.len() == 4 && quarters == [1, 2, 3, 4]).then_some(values)
     }
 
-    /// The cell that measures what the cell `node` (`{page}/cell/{i}/{j}`)
-    /// measures, for `year`: in its row when the columns are years, in its
-    /// column when the rows are ("2015", "2016" rows of a payments table).
+    /// The value that measures what the cell, header number or text
+    /// number `node` measures, for `year`. A cell's (`{page}/cell/{i}/{j}`)
+    /// in its row when the columns are years, in its column when the rows
+    /// are ("2015", "2016" rows of a payments table); a header number's in
+    /// the header of the year's column; a text number's
+    /// (`{page}/fact/{k}/{t}`) in its sentence ("$ 412 million , $ 286
+    /// million and $ 608 million in 2010 , 2009 and 2008 , respectively").
     pub fn same_measure_in(&self, node: &str, year: i32) -> Option<Operand> {
-        let (row, column) = cell_of_node(node)?;
-        self.same_measure_at(row, column, year)
+        if let Some((row, column)) = cell_of_node(node) {
+            return self.same_measure_at(row, column, year);
+        }
+        if let Some(column) = header_column_of_node(node) {
+            return self.same_header_number_in(column, year);
+        }
+        let (sentence, token) = fact_of_node(node)?;
+        self.same_fact_in(sentence, token, year)
+    }
+
+    /// The number printed in the header of the column of `year`, beside
+    /// the one of `column` (a lost first row: "2011 $ 8,742", "2010 $
+    /// 8,105"), printed the same way.
+    fn same_header_number_in(&self, column: usize, year: i32) -> Option<Operand> {
+        let numbers = &self.schema.header_numbers;
+        let number = numbers.iter().find(|h| h.column == column)?;
+        number.year.filter(|&y| y != year)?;
+        let [other] = numbers
+            .iter()
+            .filter(|h| h.year == Some(year) && h.percent == number.percent)
+            .collect::<Vec<_>>()[..]
+        else {
+            return None;
+        };
+        Some(header_operand(other))
+    }
+
+    /// The number of the same sentence, printed the same way (scale,
+    /// percentage, change), that is about `year`; the nearest when several.
+    fn same_fact_in(&self, sentence: usize, token: usize, year: i32) -> Option<Operand> {
+        let facts = &self.schema.facts;
+        let fact = facts
+            .iter()
+            .find(|f| f.sentence == sentence && f.token == token)?;
+        fact.year.filter(|&y| y != year)?;
+        facts
+            .iter()
+            .filter(|f| f.sentence == sentence && f.year == Some(year) && !f.is_year_mention)
+            .filter(|f| {
+                f.scale == fact.scale && f.percent == fact.percent && f.is_change == fact.is_change
+            })
+            .min_by_key(|f| f.token.abs_diff(token))
+            .map(fact_operand)
     }
 
     /// The two levels of a change, of one measure: when one is a
