@@ -6044,3 +6044,43 @@ fn a_share_of_a_header_number_in_another_year_reads_that_years_header() {
         &[Num("0.1721574011"), Num("0.1492905614")],
     );
 }
+
+/// "what was it excluding catastrophes?" after a ratio row: the last
+/// result less the number the text prints for catastrophes beside that
+/// ratio (their effect on it), not the catastrophe losses in dollars.
+#[test]
+fn a_result_excluding_a_named_item_subtracts_its_effect_on_the_same_measure() {
+    check(
+        &[
+            &["", "2011", "2010"],
+            &["premiums earned", "25,942", "26,194"],
+            &["loss ratio", "77.7", "72.8"],
+            &["combined ratio", "103.1", "98.5"],
+        ],
+        "catastrophe losses were $ 3,815 million and $ 2,207 million in 2011 and 2010 , \
+         respectively . the effect of catastrophe losses on the combined ratio was 14.7 \
+         and 8.5 points in 2011 and 2010 , respectively . underwriting results are \
+         summarized in the following table ( $ in millions , except ratios ) :",
+        &[
+            "what was the combined ratio in 2011?",
+            "what was it excluding catastrophes?",
+        ],
+        &[Num("103.1"), Num("88.4")],
+    );
+}
+
+/// "what were net sales excluding it?" right after a number of the text:
+/// the value named less the last result.
+#[test]
+fn a_value_excluding_it_subtracts_the_last_result() {
+    check(
+        SALES,
+        "net sales in 2009 included $ 120 million of sales from the acquisition of \
+         widgetco .",
+        &[
+            "how much did the acquisition of widgetco contribute to sales in 2009?",
+            "what were net sales in 2009 excluding it?",
+        ],
+        &[Num("120"), Num("1380")],
+    );
+}

@@ -16,7 +16,7 @@ use super::rules::RulesPlanner;
 use super::turn::Turn;
 use crate::kg::{CellEntry, Schema};
 use crate::planner::PlanError;
-use crate::turn::{MetricType, TurnResult};
+use crate::turn::{MetricType, TurnResult, ValueSpec};
 use crate::words::{self, content_words};
 use rust_decimal::Decimal;
 
@@ -232,6 +232,49 @@ impl RulesPlanner {
             Whole::Sum(_) => return None,
         };
         Some((total, Self::one_or_sum(parts)?))
+    }
+
+    /// "what were aerospace sales excluding it?", "what was it excluding
+    /// catastrophes?": one side of the exclusion points back at the last
+    /// result and the other names a value; the value named less the last
+    /// result, or the last result less the value named.
+    pub(super) fn value_excluding(&self, t: &Turn<'_>) -> Option<(Operand, Whole)> {
+        let (left, right) = split_at_first(&t.r.listed, &self.cues.exclusion_connector)?;
+        let last = t.history.last()?;
+        let own = |side: &str| self.cues.specific(&self.cues.mention_words(side));
+        let year = t.r.years.first().copied().or(t.last_year);
+        let (whole, part) = match (own(left).is_empty(), own(right).is_empty()) {
+            (false, true) if self.refers_in(right) => {
+                (self.mention(left, t, year).ok()?, reference_operand(last))
+            }
+            (true, false) if self.refers_in(left) => {
+                // the part is read beside what the last result measured
+                // ("catastrophes" of a combined ratio: their effect on it)
+                let measured = last.variables.iter().find_map(|v| v.metric.as_deref());
+                let mut asked = self.cues.mention_words(right);
+                asked.extend(content_words(measured?).iter().map(|w| words::stem(w)));
+                let read_by_last = |o: &Operand| match &o.spec {
+                    ValueSpec::Sparql { sparql, .. } => last
+                        .variables
+                        .iter()
+                        .any(|v| v.sparql.as_deref() == Some(sparql.as_str())),
+                    _ => false,
+                };
+                let beside = match t.g.ground(&asked, year) {
+                    Ok(p) if read_by_last(&p) => t
+                        .leaving_out(&p)
+                        .and_then(|other| other.g.ground(&asked, year).ok()),
+                    found => found.ok(),
+                };
+                let part = match beside {
+                    Some(p) if !read_by_last(&p) => p,
+                    _ => self.mention(right, t, year).ok()?,
+                };
+                (reference_operand(last), part)
+            }
+            _ => return None,
+        };
+        (whole.spec != part.spec).then_some((whole, Whole::One(part)))
     }
 
     /// "what is revenue less net income?": two different values, each named

@@ -29,7 +29,7 @@ impl RulesPlanner {
         let difference_pair = if r.op == Operation::Lookup && r.less {
             self.difference_of_mentions(t)
         } else if r.op == Operation::Lookup {
-            self.total_without(t)
+            self.total_without(t).or_else(|| self.value_excluding(t))
         } else {
             None
         };

@@ -616,7 +616,9 @@ fn initialism_definition(schema: &Schema, initialism: &str) -> Option<String> {
         return None;
     }
     let letters: Vec<char> = initialism.chars().collect();
-    schema.sentences.iter().find_map(|sentence| {
+    let bracketed = format!("( {initialism} )");
+    let defining = schema.sentences.iter().filter(|s| s.contains(&bracketed));
+    defining.into_iter().find_map(|sentence| {
         let toks: Vec<String> = sentence.split_whitespace().map(str::to_string).collect();
         let at = toks.windows(3).position(|w| w == ["(", initialism, ")"])?;
         // the run that ends just before the bracket, each letter a content
