@@ -6084,3 +6084,25 @@ fn a_value_excluding_it_subtracts_the_last_result() {
         &[Num("120"), Num("1380")],
     );
 }
+
+/// "revenue of $ 214.6 million and operating income of $ 18.9 million":
+/// the words after "and" name the second amount, not the first.
+#[test]
+fn a_second_amount_named_after_and_is_the_one_asked() {
+    check(
+        &[
+            &["", "amount"],
+            &["inventories", "96.4"],
+            &["goodwill", "612.5"],
+            &["net assets acquired", "1,075.0"],
+        ],
+        "from the date of acquisition , widgetco contributed revenue of $ 214.6 million \
+         and operating income of $ 18.9 million , which included $ 12.4 million of \
+         inventory step-up amortization .",
+        &[
+            "what revenue did widgetco contribute from the date of acquisition?",
+            "and operating income?",
+        ],
+        &[Num("214.6"), Num("18.9")],
+    );
+}

@@ -154,6 +154,21 @@ fn owners(
         } else {
             after.start
         };
+        // "revenue of $ 214.6 million and operating income of $ 18.9
+        // million": words that open with "and" name the next amount
+        let opens_next = a + 1 < n
+            && !after.is_empty()
+            && cues
+                .addition_connector
+                .iter()
+                .any(|w| w == tokens[after.start])
+            && after.clone().skip(1).any(|i| !words[i].is_empty());
+        if opens_next {
+            for i in after {
+                owner[i] = Some(Owner::Before(a + 1));
+            }
+            continue;
+        }
         let claims_after = a + 1 == n || has_own[a + 1];
         // an amount's words end at a clause break ("; fffd operating
         // revenues increased $ 411.0 million"): what follows is the next one's
@@ -247,6 +262,15 @@ mod tests {
         let n = neighbour_words(&numbers_of(s));
         assert!(has(&n[0], "operating"), "{:?}", n[0]);
         assert!(n[1].is_empty(), "{:?}", n[1]);
+    }
+
+    #[test]
+    fn words_that_open_with_and_name_the_next_amount() {
+        let s = "fenwick contributed revenue of $ 214.6 million and operating income of \
+                 $ 18.9 million , which included $ 12.4 million of inventory step-up amortization .";
+        let n = neighbour_words(&numbers_of(s));
+        assert!(has(&n[0], "operating"), "{:?}", n[0]);
+        assert!(!has(&n[1], "operating"), "{:?}", n[1]);
     }
 
     #[test]

@@ -17,8 +17,6 @@ use std::rc::Rc;
 /// page (the turns of a conversation share it) and independent of the
 /// question.
 pub(super) struct PageIndex {
-    /// What it was built from (see [`page_key`]).
-    key: u64,
     /// The tokens of each row label, then each column label, then each
     /// sentence: the phrases the reader spells abbreviations from.
     pub phrases: Vec<Vec<String>>,
@@ -170,10 +168,15 @@ pub(super) struct PageIndex {
     pub vocabulary: HashSet<String>,
 }
 
+/// How many page indexes a thread keeps: a dataset asks several
+/// conversations of one page (ConvFinQA's `Single_` and `Double_` ones),
+/// not one after another.
+const KEPT_PAGES: usize = 256;
+
 thread_local! {
-    /// The last page indexed on this thread: a conversation's turns come
-    /// one after another, so each page is indexed once.
-    static LAST_PAGE: RefCell<Option<Rc<PageIndex>>> = const { RefCell::new(None) };
+    /// The pages indexed on this thread, by [`page_key`]: a conversation's
+    /// turns, and the other conversations of its page, index it once.
+    static PAGES: RefCell<HashMap<u64, Rc<PageIndex>>> = RefCell::new(HashMap::new());
 }
 
 /// A fingerprint of what a page index is built from.
@@ -1012,25 +1015,27 @@ fn unnamed_column_groups(schema: &Schema, column_words: &[Vec<String>]) -> Vec<V
 }
 
 impl PageIndex {
-    /// The index of `schema`'s page: the one this thread built last when it
-    /// was built from the same page, else a new one (kept for the next turn).
+    /// The index of `schema`'s page: the one this thread built from the
+    /// same page, else a new one (kept for the page's next turns and
+    /// conversations).
     pub fn cached(schema: &Schema, lexicon: bool, cues: &Cues) -> Rc<Self> {
         let key = page_key(schema, lexicon);
-        LAST_PAGE.with(|last| {
-            let mut last = last.borrow_mut();
-            match last.as_ref() {
-                Some(p) if p.key == key => Rc::clone(p),
-                _ => {
-                    let p = Rc::new(PageIndex::new(schema, lexicon, cues, key));
-                    *last = Some(Rc::clone(&p));
-                    p
-                }
+        PAGES.with(|pages| {
+            let mut pages = pages.borrow_mut();
+            if let Some(p) = pages.get(&key) {
+                return Rc::clone(p);
             }
+            if pages.len() >= KEPT_PAGES {
+                pages.clear();
+            }
+            let p = Rc::new(PageIndex::new(schema, lexicon, cues));
+            pages.insert(key, Rc::clone(&p));
+            p
         })
     }
 
     /// Indexes a page.
-    fn new(schema: &Schema, lexicon: bool, cues: &Cues, key: u64) -> Self {
+    fn new(schema: &Schema, lexicon: bool, cues: &Cues) -> Self {
         let text_words = text_words(schema, cues);
         let (row_words, mut column_words) = label_words(schema, &text_words);
         let mut column_boundary = per_label(&schema.columns, |l| label_boundary(l, cues));
@@ -1135,7 +1140,6 @@ impl PageIndex {
             column_prints(&cues.unit_price_word),
         );
         Self {
-            key,
             label_tokens: phrases[..labels].iter().flatten().cloned().collect(),
             spaced_labels: phrases[..labels].iter().map(spaced).collect(),
             spaced_sentences: phrases[labels..].iter().map(spaced).collect(),
