@@ -6106,3 +6106,41 @@ fn a_second_amount_named_after_and_is_the_one_asked() {
         &[Num("214.6"), Num("18.9")],
     );
 }
+
+/// "what was the operating margin?" after operating income and net sales,
+/// on a page that prints no margin: the income over the sales; "and in
+/// 2008?" repeats it for that year.
+#[test]
+fn a_margin_after_a_profit_and_its_revenue_divides_them() {
+    check(
+        SALES,
+        "",
+        &[
+            "what was operating income in 2009?",
+            "what about net sales?",
+            "what was the operating margin?",
+            "and in 2008?",
+        ],
+        &[Num("300"), Num("1500"), Num("0.2"), Num("0.2")],
+    );
+}
+
+/// A page that prints its margins: "margin" reads the printed row.
+#[test]
+fn a_margin_the_page_prints_is_read_not_computed() {
+    check(
+        &[
+            &["", "2009", "2008"],
+            &["net sales", "$ 1,500", "$ 1,200"],
+            &["operating income", "300", "240"],
+            &["operating margin", "21.5 %", "20.0 %"],
+        ],
+        "",
+        &[
+            "what was operating income in 2009?",
+            "what about net sales?",
+            "what was the operating margin?",
+        ],
+        &[Num("300"), Num("1500"), Num("21.5")],
+    );
+}

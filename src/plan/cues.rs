@@ -44,6 +44,8 @@ pub(super) struct Cues {
     /// Ratio connectors that can open a follow-up whose part is the last
     /// result ("and as a percentage of the low?").
     pub ratio_opener: Vec<String>,
+    /// Words that name a profit over its revenue ("margin").
+    pub margin_word: Vec<String>,
     /// Openings of a ratio's second term that stand for the first term's
     /// noun ("those due in 1-3 years").
     pub substitute_pronoun: Vec<String>,
@@ -276,6 +278,7 @@ impl Cues {
             whole_period: plain("WholePeriodCue"),
             ratio_connector: longest_first("RatioConnector"),
             ratio_opener: plain("RatioOpener"),
+            margin_word: plain("MarginWord"),
             substitute_pronoun: plain("SubstitutePronoun"),
             share_lead: longest_first("ShareLead"),
             ratio_lead: longest_first("RatioLead"),

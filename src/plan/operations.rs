@@ -13,7 +13,7 @@ use super::rules::RulesPlanner;
 use super::sum::SumTerms;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::{MetricType, Scale};
+use crate::turn::{MetricType, Scale, TurnResult};
 use crate::words::{content_words, normalise_question};
 use rust_decimal::Decimal;
 
@@ -74,6 +74,9 @@ impl RulesPlanner {
                 return Ok((Operation::Sum, self.formulas.sum(&names)?));
             }
         }
+        if let Some((part, whole)) = self.margin_of_last_two(t) {
+            return Ok((Operation::Ratio, self.ratio_of(b, part, Whole::One(whole))?));
+        }
         if let Some(terms) = self.rows_sharing_a_name(t) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
@@ -100,6 +103,58 @@ impl RulesPlanner {
             Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
         };
         Ok((r.op, formula))
+    }
+
+    /// "what was the operating margin?" right after two values (operating
+    /// income, then revenues) on a page that prints no margin: the value
+    /// the question's other words name over the other one.
+    fn margin_of_last_two(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let tokens = crate::words::tokens(&t.r.text);
+        let margin = |w: &String| self.cues.margin_word.contains(w);
+        if t.r.op != Operation::Lookup
+            || !tokens.iter().any(margin)
+            || self
+                .cues
+                .margin_word
+                .iter()
+                .any(|w| t.g.knows(&crate::words::stem(w)))
+        {
+            return None;
+        }
+        let [.., earlier, later] = t.history.as_slice() else {
+            return None;
+        };
+        if [earlier, later]
+            .iter()
+            .any(|h| h.metric_type != MetricType::Value)
+        {
+            return None;
+        }
+        let margin_stems: Vec<String> = self
+            .cues
+            .margin_word
+            .iter()
+            .map(|w| crate::words::stem(w))
+            .collect();
+        let own: Vec<String> = self
+            .cues
+            .specific(&t.own_metric)
+            .into_iter()
+            .filter(|w| !margin_stems.contains(w))
+            .collect();
+        let names = |h: &TurnResult| {
+            let label = content_words(&h.description);
+            !own.is_empty()
+                && own
+                    .iter()
+                    .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
+        };
+        let (part, whole) = match (names(earlier), names(later)) {
+            (true, false) => (earlier, later),
+            (false, true) => (later, earlier),
+            _ => return None,
+        };
+        Some((reference_operand(part), reference_operand(whole)))
     }
 
     /// "what were total additions in 2009?" on a table of two rows or more
