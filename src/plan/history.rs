@@ -38,6 +38,16 @@ pub(super) fn inherited_metric(history: &[&TurnResult], cues: &Cues) -> Vec<Stri
     Vec::new()
 }
 
+/// Whether an earlier result's description holds every one of `own` (and
+/// `own` is not empty): the question names that result.
+pub(super) fn names_result(h: &TurnResult, own: &[String]) -> bool {
+    let label = crate::words::content_words(&h.description);
+    !own.is_empty()
+        && own
+            .iter()
+            .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
+}
+
 /// The last earlier result.
 pub(super) fn last_result(history: &[&TurnResult]) -> Result<Operand, PlanError> {
     history

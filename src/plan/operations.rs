@@ -5,7 +5,7 @@
 use super::build::{grouped, PlanBuilder};
 use super::change::ChangeInputs;
 use super::cues::{contains_any, split_at_first};
-use super::history::last_result;
+use super::history::{last_result, names_result};
 use super::mention::strip_ratio_lead;
 use super::operand::{reference_operand, Operand, Whole};
 use super::operation::Operation;
@@ -13,8 +13,8 @@ use super::rules::RulesPlanner;
 use super::sum::SumTerms;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::{MetricType, Scale, TurnResult};
-use crate::words::{content_words, normalise_question};
+use crate::turn::{MetricType, Scale};
+use crate::words::{content_words, normalise_question, stem};
 use rust_decimal::Decimal;
 
 impl RulesPlanner {
@@ -109,16 +109,11 @@ impl RulesPlanner {
     /// income, then revenues) on a page that prints no margin: the value
     /// the question's other words name over the other one.
     fn margin_of_last_two(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
-        let tokens = crate::words::tokens(&t.r.text);
-        let margin = |w: &String| self.cues.margin_word.contains(w);
-        if t.r.op != Operation::Lookup
-            || !tokens.iter().any(margin)
-            || self
-                .cues
-                .margin_word
-                .iter()
-                .any(|w| t.g.knows(&crate::words::stem(w)))
-        {
+        let margin: Vec<String> = self.cues.margin_word.iter().map(|w| stem(w)).collect();
+        let asked = crate::words::tokens(&t.r.text)
+            .iter()
+            .any(|w| self.cues.margin_word.contains(w));
+        if t.r.op != Operation::Lookup || !asked || margin.iter().any(|w| t.g.knows(w)) {
             return None;
         }
         let [.., earlier, later] = t.history.as_slice() else {
@@ -130,26 +125,13 @@ impl RulesPlanner {
         {
             return None;
         }
-        let margin_stems: Vec<String> = self
-            .cues
-            .margin_word
-            .iter()
-            .map(|w| crate::words::stem(w))
-            .collect();
         let own: Vec<String> = self
             .cues
             .specific(&t.own_metric)
             .into_iter()
-            .filter(|w| !margin_stems.contains(w))
+            .filter(|w| !margin.contains(w))
             .collect();
-        let names = |h: &TurnResult| {
-            let label = content_words(&h.description);
-            !own.is_empty()
-                && own
-                    .iter()
-                    .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
-        };
-        let (part, whole) = match (names(earlier), names(later)) {
+        let (part, whole) = match (names_result(earlier, &own), names_result(later, &own)) {
             (true, false) => (earlier, later),
             (false, true) => (later, earlier),
             _ => return None,

@@ -5,7 +5,7 @@
 
 use super::cues::contains_any;
 use super::ground::same_word;
-use super::history::last_two;
+use super::history::{last_two, names_result};
 use super::mention::strip_ratio_lead;
 use super::operand::{
     cell_of_node, operand_from_used, reference_operand, repeats_a_value, Operand, Whole,
@@ -130,11 +130,7 @@ impl RulesPlanner {
             return true;
         }
         let own = self.cues.specific(&t.own_metric);
-        let names = |h: &TurnResult| {
-            let label = content_words(&h.description);
-            !own.is_empty() && own.iter().all(|w| label.iter().any(|l| same_word(l, w)))
-        };
-        match (names(earlier), names(later)) {
+        match (names_result(earlier, &own), names_result(later, &own)) {
             (false, true) => return true,
             (true, false) => return false,
             _ => {}
@@ -151,14 +147,10 @@ impl RulesPlanner {
         if own.is_empty() || last.metric_type != MetricType::Sum || self.refers_in(&t.r.text) {
             return None;
         }
-        let names = |h: &TurnResult| {
-            let label = content_words(&h.description);
-            own.iter().all(|w| label.iter().any(|l| same_word(l, w)))
-        };
         let part = earlier
             .iter()
             .rev()
-            .find(|h| h.metric_type == MetricType::Value && names(h))?;
+            .find(|h| h.metric_type == MetricType::Value && names_result(h, &own))?;
         Some((reference_operand(part), Whole::One(reference_operand(last))))
     }
 
