@@ -6144,3 +6144,59 @@ fn a_margin_the_page_prints_is_read_not_computed() {
         &[Num("300"), Num("1500"), Num("21.5")],
     );
 }
+
+/// A sentence that states quarterly amounts and then their total ("for a
+/// total of $ 1.90"): "the total ... in 2009" is the number "total"
+/// introduces, and "and in 2008?" the one printed the same way.
+#[test]
+fn a_total_the_text_introduces_is_the_total_asked() {
+    check(
+        SALES,
+        "cash dividends declared per share were $ 0.45 in each of the first two quarters \
+         of 2009 and $ 0.50 in each of the last two quarters of 2009 , for a total of \
+         $ 1.90 , compared with $ 0.40 per quarter in the first half of 2008 and $ 0.45 \
+         in the second half , for a total of $ 1.70 .",
+        &[
+            "what were total cash dividends declared per share in 2009?",
+            "and in 2008?",
+        ],
+        &[Num("1.90"), Num("1.70")],
+    );
+}
+
+/// A table of quarterly stock prices and a sentence on buybacks: the
+/// quarter's cell meets only the words that say when ("fourth quarter"),
+/// the sentence names what is asked.
+#[test]
+fn a_cell_that_meets_only_the_period_loses_to_the_text_naming_the_value() {
+    check(
+        &[
+            &["", "2009 high", "2009 low"],
+            &["first quarter", "$ 41.20", "$ 35.10"],
+            &["second quarter", "44.80", "38.25"],
+            &["third quarter", "47.15", "40.60"],
+            &["fourth quarter", "52.30", "45.05"],
+        ],
+        "during the fourth quarter of 2009 we repurchased 2.3 million shares at an \
+         average price of $ 48.75 per share .",
+        &["how many shares were bought back in the fourth quarter of 2009?"],
+        &[Num("2.3")],
+    );
+}
+
+/// A row that is a rate over time ("rate per day") is no amount per unit:
+/// "the average daily rate" reads it.
+#[test]
+fn a_rate_per_day_row_is_read_without_per_unit_words() {
+    check(
+        &[
+            &["", "2015", "2014"],
+            &["voyage revenues", "184,320", "226,905"],
+            &["vessel operating expenses", "98,410", "96,880"],
+            &["charter rate per day", "10,480", "13,105"],
+        ],
+        "",
+        &["what was the average daily charter rate in 2014?"],
+        &[Num("13105")],
+    );
+}

@@ -654,6 +654,11 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
         } else if let Some(y) = compared_year {
             // "$a compared with $b in 2008 (and $c in 2007)": $a is the year after
             numbers[k].year = Some(y + 1);
+        } else if let Some(y) = year_of_amount_before(numbers, &amount_idx, years, k) {
+            // "$ 0.50 in the first half of 2008 and $ 0.45 in the second
+            // half , for a total of $ 1.70": the period of the amounts it
+            // closes
+            numbers[k].year = Some(y);
         } else if distinct.len() == 1 {
             numbers[k].year = Some(distinct[0]);
         }
@@ -675,6 +680,25 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
             numbers[a].year = numbers[a].year.map(|y| y - 1);
         }
     }
+}
+
+/// The year of the amount printed just before the `k`th number, at most
+/// twelve tokens before it with no year printed between them.
+fn year_of_amount_before(
+    numbers: &[TextNumber],
+    amount_idx: &[usize],
+    years: &[(usize, i32)],
+    k: usize,
+) -> Option<i32> {
+    let i = numbers[k].token_index;
+    let before = amount_idx
+        .iter()
+        .map(|j| &numbers[*j])
+        .filter(|n| n.token_index < i)
+        .max_by_key(|n| n.token_index)?;
+    let at = before.token_index;
+    let year_between = years.iter().any(|(p, _)| *p > at && *p < i);
+    (i - at <= 12 && !year_between).then_some(before.year?)
 }
 
 /// Items split into runs whose positions are at most `max_gap` apart:
@@ -848,6 +872,18 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2001));
         assert_eq!(amounts[1].year, Some(2002));
+    }
+
+    #[test]
+    fn a_total_after_amounts_of_a_year_is_of_that_year() {
+        let n = numbers("dividends were $ 0.45 in the first half of 2009 and $ 0.50 in the second half , for a total of $ 1.90 , compared with $ 0.40 in the first half of 2008 and $ 0.45 in the second half , for a total of $ 1.70 .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        let years: Vec<_> = amounts.iter().map(|a| a.year).collect();
+        assert_eq!(
+            years,
+            [2009, 2009, 2009, 2008, 2008, 2008].map(Some).to_vec(),
+            "{amounts:?}"
+        );
     }
 
     #[test]

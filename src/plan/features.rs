@@ -74,6 +74,7 @@ features! {
     count_of_price = -0.5, "The question asks how many, and the cell's column prices one unit (\"weighted average exercise price per share\").";
     boundary_flow = -0.4, "The mention says beginning or end of a period, and the row is a flow of a roll-forward (neither its opening nor its closing balance row).";
     boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
+    total_introduces = 0.4, "The question says \"total\" and the word stands just before the text number (\"for a total of $ 2.145\"): of the sentence's numbers of one measure, the one the text calls the total.";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     neighbour_words = -0.4, "Share of the mention's words (weighted by rarity) that the number's context holds only where they belong to another amount of its sentence (\"$ 245 million was allocated to goodwill and $ 290 million to intangible assets\": goodwill is the first amount's).";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
@@ -89,6 +90,7 @@ features! {
     count_of_money = -1.5, "A text number printed with a currency sign when the question asks how many: an amount of money or a price is no count.";
     lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
     lost_group_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a cell of a group of columns whose name the table lost (the years of a named group come again without its words) when the mention shares a word with a named group's (\"u.s. subsidiaries\" beside \"bermuda subsidiaries\"): words no label prints can name only that group or the text.";
+    period_words_only = -0.1, "The cell's labels meet only the mention's words that name a period (\"fourth quarter\", \"fiscal\") and the mention has words besides (\"shares bought back in the fourth quarter\"): a period says when, not what, so those words count for no label feature (the quarter's and year's features read the period).";
     no_word_met = -0.25, "The mention has words and the candidate meets none of them (in its labels, the text's name for its row, or its sentence): a year alone does not name it.";
     header_source = -0.2, "The candidate is a number printed in a column header (a first row the table lost into its header).";
     fact_rounds_cell = -1.0, "A text number that restates a table row's amount rounded in another scale (\"$ 3.9 billion\" for 3,870 in a table in millions), when the question asks for no scale: the table prints the amount itself.";

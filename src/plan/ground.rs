@@ -13,7 +13,7 @@ pub use super::features::{Feature, FeatureVector, Weights};
 
 use super::cues::{contains_any, contains_phrase, Boundary, Cues, BEGINNING_MARK, END_MARK};
 use super::operand::{fact_operand, header_operand, GroundingNote, Operand};
-use super::page::{words_after, PageIndex};
+use super::page::{words_after, words_before, PageIndex};
 use crate::kg::{CellEntry, Schema, HEADER_NUMBER_NODE};
 use crate::planner::PlanError;
 use crate::trace::CandidateNote;
@@ -61,6 +61,22 @@ pub(super) struct Asked<'m> {
     /// The rows, not totals, whose every word the mention holds (see
     /// `Grounder::names_a_part`).
     pub named_parts: Vec<usize>,
+}
+
+/// The stems of `tokens` that name a period: a period noun ("quarter"), a
+/// qualifier of a year ("fiscal"), a month, a quarter's ordinal ("fourth").
+fn period_words(tokens: &[String], cues: &Cues) -> HashSet<String> {
+    tokens
+        .iter()
+        .filter(|t| {
+            let stem = words::stem(t);
+            cues.period_noun.iter().any(|p| words::stem(p) == stem)
+                || cues.period_qualifier.contains(&stem)
+                || words::month_number(t).is_some()
+                || words::quarter_in(&format!("{t} quarter")).is_some()
+        })
+        .map(|t| words::stem(t))
+        .collect()
 }
 
 /// Grounds mentions in the page's cells and text facts.
@@ -123,6 +139,9 @@ pub(super) struct Grounder<'a> {
     thereafter: Vec<String>,
     /// The question prints a catch-all word ("other revenues").
     pub(super) asks_catch_all: bool,
+    /// The stems of the question's words that name a period ("fourth",
+    /// "quarter", "fiscal", "december"): they say when, not what.
+    pub(super) period_words: HashSet<String>,
 }
 
 impl<'a> Grounder<'a> {
@@ -200,6 +219,7 @@ impl<'a> Grounder<'a> {
             after_year: cues.after_year(&spaced),
             thereafter: cues.thereafter.clone(),
             asks_catch_all: tokens.iter().any(|w| cues.catch_all.contains(w)),
+            period_words: period_words(&tokens, cues),
         }
     }
 
@@ -271,14 +291,20 @@ impl<'a> Grounder<'a> {
         let from = self.schema.facts.iter().find(|f| &f.context == label)?;
         // "93000 gas customers ... 132000 electric customers and 86000 gas
         // customers as of 2007": a number of the same list first, then the
-        // number followed by the same words, then the nearest
+        // number followed (or preceded: "for a total of $ 2.145 ... for a
+        // total of $ 2.05") by the same words, then the nearest
         let after = words_after(from);
+        let before = words_before(from);
         self.schema
             .facts
             .iter()
             .filter(|f| f.sentence == from.sentence && f.year == Some(year) && !f.is_year_mention)
             .min_by_key(|f| {
-                let shared = words_after(f).iter().filter(|w| after.contains(w)).count();
+                let shared = words_after(f).iter().filter(|w| after.contains(w)).count()
+                    + words_before(f)
+                        .iter()
+                        .filter(|w| before.contains(w))
+                        .count();
                 (
                     f.context != from.context,
                     usize::MAX - shared,

@@ -94,6 +94,9 @@ pub(super) struct PageIndex {
     pub column_signs_mixed: Vec<bool>,
     /// Which text numbers' contexts call them a total.
     pub fact_is_total: Vec<bool>,
+    /// Whether "total" stands among the few words just before each text
+    /// number ("for a total of $ 2.145").
+    pub fact_total_before: Vec<bool>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
     /// Whether each text number is where a move started or ended ("from
@@ -285,9 +288,9 @@ fn total_row_years(schema: &Schema, cues: &Cues, years: &mut [Option<i32>]) {
     }
 }
 
-/// The three words printed after a text number (its context holds up to
-/// twelve words before it and four after).
-pub(super) fn words_after(f: &FactEntry) -> Vec<&str> {
+/// A text number's context as words, and the number's place in them (its
+/// context holds up to twelve words before it and four after).
+fn placed_in_context(f: &FactEntry) -> (Vec<&str>, usize) {
     let toks: Vec<&str> = f.context.split_whitespace().collect();
     // the number's place in its context: 12 tokens in, unless the context
     // is a list's, shared by its numbers; then where the number is printed
@@ -305,9 +308,28 @@ pub(super) fn words_after(f: &FactEntry) -> Vec<&str> {
         [i] => *i,
         _ => f.token.min(12),
     };
+    (toks, at)
+}
+
+/// The three words printed after a text number.
+pub(super) fn words_after(f: &FactEntry) -> Vec<&str> {
+    let (toks, at) = placed_in_context(f);
     toks.get(at + 1..toks.len().min(at + 4))
         .map(<[&str]>::to_vec)
         .unwrap_or_default()
+}
+
+/// The four words printed before a text number (its currency sign aside):
+/// "for a total of" before "$ 2.145".
+pub(super) fn words_before(f: &FactEntry) -> Vec<&str> {
+    let (toks, at) = placed_in_context(f);
+    let at = at.min(toks.len());
+    let start = if at > 0 && toks[at - 1] == "$" {
+        at - 1
+    } else {
+        at
+    };
+    toks[start.saturating_sub(4)..start].to_vec()
 }
 
 /// A text number is a rate per unit of something: a per word follows it
@@ -1166,12 +1188,17 @@ impl PageIndex {
             column_percent: per_label(&schema.columns, marks_percent),
             column_unit_price: price.iter().zip(&quantity).map(|(p, q)| *p && !q).collect(),
             column_counts: quantity.iter().zip(&price).map(|(q, p)| *q && !p).collect(),
+            // "per share", not "per day": a rate over time is no unit's
             row_per_unit: per_label(&schema.rows, |l| {
                 let spaced = format!(" {} ", words::tokens(l).join(" "));
                 cues.per_word.iter().any(|p| {
                     spaced
                         .split_once(&format!(" {p} "))
-                        .is_some_and(|(_, after)| !content_words(after).is_empty())
+                        .is_some_and(|(_, after)| {
+                            content_words(after).first().is_some_and(|w| {
+                                !cues.duration_word.contains(w) && !cues.period_noun.contains(w)
+                            })
+                        })
                 })
             }),
             row_is_catch_all: per_label(&schema.rows, |l| {
@@ -1179,6 +1206,11 @@ impl PageIndex {
             }),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
+            fact_total_before: schema
+                .facts
+                .iter()
+                .map(|f| words_before(f).contains(&total_word))
+                .collect(),
             row_signs_mixed: signs_mixed(schema),
             column_signs_mixed: column_signs_mixed(schema),
             fact_is_name: facts_in_names(schema),

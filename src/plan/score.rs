@@ -211,6 +211,40 @@ impl Grounder<'_> {
         if self.numbered_row[cell.row] || self.numbered_column[cell.column] {
             f.set(F::numbered_phrase, 1.0);
         }
+        // labels that meet only the words that say when ("fourth quarter")
+        // name no value: the period is the quarter's and year's features
+        let period = |w: &&String| self.period_words.contains(w.as_str());
+        let met_asked: Vec<&&String> = q
+            .iter()
+            .filter(|w| row.iter().chain(col.iter()).any(|l| same_word(l, w)))
+            .collect();
+        // ... when the text prints the other words beside a number: the
+        // value is there ("we repurchased 1.4 million shares")
+        let named_in_text = || {
+            self.page.fact_words.iter().any(|(context, _)| {
+                q.iter()
+                    .filter(|w| !period(w))
+                    .any(|w| context.iter().any(|c| same_word(c, w)))
+            })
+        };
+        if !met_asked.is_empty()
+            && met_asked.iter().all(|w| period(w))
+            && !q.iter().all(period)
+            && named_in_text()
+        {
+            for word_feature in [
+                F::label_match,
+                F::row_cover,
+                F::column_cover,
+                F::phrase,
+                F::numbered_phrase,
+                F::stem_only_match,
+            ] {
+                f.set(word_feature, 0.0);
+            }
+            f.set(F::period_words_only, 1.0);
+            return (0.0, 0.0);
+        }
         (row_hit, col_hit)
     }
 
@@ -747,6 +781,9 @@ impl Grounder<'_> {
         // "what were total dividends paid?": a number its context calls a total
         if self.asks_total && self.page.fact_is_total[k] {
             f.set(F::total_asked, 1.0);
+            if self.page.fact_total_before[k] {
+                f.set(F::total_introduces, 1.0);
+            }
         }
         if self.earlier.contains(&fact.context) {
             f.set(F::earlier_row, 1.0);
