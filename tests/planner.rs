@@ -6200,3 +6200,22 @@ fn a_rate_per_day_row_is_read_without_per_unit_words() {
         &[Num("13105")],
     );
 }
+
+/// "$ 48.3 million ( $ 30.9 million after-tax )" for two years: the
+/// number in brackets is asked by its words ("after taxes"), the one
+/// before the brackets without them; each is of the year its pair closes
+/// with.
+#[test]
+fn a_bracketed_after_tax_amount_is_asked_by_its_words() {
+    check(
+        SALES,
+        "we recorded restructuring charges of $ 65.8 million ( $ 42.1 million after-tax ) \
+         in 2009 and $ 48.3 million ( $ 30.9 million after-tax ) in 2008 .",
+        &[
+            "what were the restructuring charges after taxes in 2008?",
+            "and the pre-tax amount?",
+            "what were the restructuring charges in 2009?",
+        ],
+        &[Num("30.9"), Num("48.3"), Num("65.8")],
+    );
+}

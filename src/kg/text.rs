@@ -479,6 +479,47 @@ fn assign_respective_items(tokens: &[String], years: &[(usize, i32)], numbers: &
 /// $c in 2007, 2006 and 2005 (respectively)", otherwise the nearest year
 /// printed within a few tokens of it.
 fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
+    // "$ 185 million ( $ 120 million after-tax ) , $ 120 million ( $ 78
+    // million after-tax ) and ... in 2013 , 2012 and 2011": the amount in
+    // brackets restates the one before it, of its year; the other amounts
+    // take their years as if the brackets were not printed
+    let restated = restatements(tokens, numbers);
+    if restated.is_empty() {
+        return assign_years_unbracketed(tokens, years, numbers);
+    }
+    let inside = |i: usize| restated.iter().any(|r| (r.open..=r.close).contains(&i));
+    let kept: Vec<usize> = (0..tokens.len()).filter(|i| !inside(*i)).collect();
+    let at = |i: usize| kept.iter().position(|k| *k == i);
+    let kept_tokens: Vec<String> = kept.iter().map(|i| tokens[*i].clone()).collect();
+    let kept_years: Vec<(usize, i32)> = years
+        .iter()
+        .filter_map(|(p, y)| at(*p).map(|q| (q, *y)))
+        .collect();
+    let outer: Vec<usize> = (0..numbers.len())
+        .filter(|k| at(numbers[*k].token_index).is_some())
+        .collect();
+    let mut shifted: Vec<TextNumber> = outer
+        .iter()
+        .map(|k| {
+            let mut n = numbers[*k].clone();
+            n.token_index = at(n.token_index).unwrap_or(n.token_index);
+            n
+        })
+        .collect();
+    assign_years_unbracketed(&kept_tokens, &kept_years, &mut shifted);
+    for (k, n) in outer.iter().zip(shifted) {
+        numbers[*k].year = n.year;
+        numbers[*k].also_years = n.also_years;
+        numbers[*k].context = n.context;
+    }
+    for r in &restated {
+        numbers[r.inner].year = numbers[r.outer].year;
+        numbers[r.inner].also_years = numbers[r.outer].also_years.clone();
+    }
+}
+
+/// [`assign_years`] on a sentence without amounts in brackets.
+fn assign_years_unbracketed(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
     let amount_idx: Vec<usize> = numbers
         .iter()
         .enumerate()
@@ -682,6 +723,49 @@ fn assign_years(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNu
     }
 }
 
+/// An amount printed in brackets right after another, restating it
+/// ("$ 185 million ( $ 120 million after-tax )").
+struct Restatement {
+    /// The amount in brackets, and the one it restates (indexes of numbers).
+    inner: usize,
+    outer: usize,
+    /// The token positions of the brackets.
+    open: usize,
+    close: usize,
+}
+
+/// The sentence's amounts printed in brackets right after another amount.
+fn restatements(tokens: &[String], numbers: &[TextNumber]) -> Vec<Restatement> {
+    let mut out = Vec::new();
+    for (inner, n) in numbers.iter().enumerate() {
+        let i = n.token_index;
+        let open = if i >= 2 && tokens[i - 1] == "$" {
+            i - 2
+        } else {
+            i.wrapping_sub(1)
+        };
+        if open >= i || tokens[open] != "(" {
+            continue;
+        }
+        let Some(outer) = numbers
+            .iter()
+            .position(|o| !o.is_year_mention && o.token_index < open && open - o.token_index <= 3)
+        else {
+            continue;
+        };
+        let Some(close) = (i + 1..tokens.len().min(i + 6)).find(|&j| tokens[j] == ")") else {
+            continue;
+        };
+        out.push(Restatement {
+            inner,
+            outer,
+            open,
+            close,
+        });
+    }
+    out
+}
+
 /// The year of the amount printed just before the `k`th number, at most
 /// twelve tokens before it with no year printed between them.
 fn year_of_amount_before(
@@ -882,6 +966,18 @@ mod tests {
         assert_eq!(
             years,
             [2009, 2009, 2009, 2008, 2008, 2008].map(Some).to_vec(),
+            "{amounts:?}"
+        );
+    }
+
+    #[test]
+    fn an_amount_in_brackets_restates_the_one_before_of_its_year() {
+        let n = numbers("we recognized favorable development of $ 185 million ( $ 120 million after-tax ) , $ 120 million ( $ 78 million after-tax ) and $ 64 million ( $ 42 million after-tax ) in 2013 , 2012 and 2011 , respectively .");
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        let years: Vec<_> = amounts.iter().map(|a| a.year).collect();
+        assert_eq!(
+            years,
+            [2013, 2013, 2012, 2012, 2011, 2011].map(Some).to_vec(),
             "{amounts:?}"
         );
     }

@@ -75,6 +75,8 @@ features! {
     boundary_flow = -0.4, "The mention says beginning or end of a period, and the row is a flow of a roll-forward (neither its opening nor its closing balance row).";
     boundary_conflicts = -0.5, "The mention says beginning (end) and the row or column says end (beginning).";
     total_introduces = 0.4, "The question says \"total\" and the word stands just before the text number (\"for a total of $ 2.145\"): of the sentence's numbers of one measure, the one the text calls the total.";
+    restatement_asked = 0.6, "A text number in brackets that restates the amount before it (\"$ 48.3 million ( $ 30.9 million after-tax )\"), and the question prints the words that say how (\"after-tax\").";
+    restatement_unasked = -0.6, "A text number in brackets that restates the amount before it, and the question does not print the words that say how: the amount before the brackets is the one named plainly.";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     neighbour_words = -0.4, "Share of the mention's words (weighted by rarity) that the number's context holds only where they belong to another amount of its sentence (\"$ 245 million was allocated to goodwill and $ 290 million to intangible assets\": goodwill is the first amount's).";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";

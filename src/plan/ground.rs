@@ -142,6 +142,9 @@ pub(super) struct Grounder<'a> {
     /// The stems of the question's words that name a period ("fourth",
     /// "quarter", "fiscal", "december"): they say when, not what.
     pub(super) period_words: HashSet<String>,
+    /// The question's words and adjacent pairs of words glued, hyphens
+    /// dropped, stemmed ("after-tax", "after taxes" both give "aftertax").
+    pub(super) glued: HashSet<String>,
 }
 
 impl<'a> Grounder<'a> {
@@ -220,6 +223,16 @@ impl<'a> Grounder<'a> {
             thereafter: cues.thereafter.clone(),
             asks_catch_all: tokens.iter().any(|w| cues.catch_all.contains(w)),
             period_words: period_words(&tokens, cues),
+            glued: tokens
+                .iter()
+                .map(|t| t.replace('-', ""))
+                .chain(
+                    tokens
+                        .windows(2)
+                        .map(|p| format!("{}{}", p[0], p[1]).replace('-', "")),
+                )
+                .map(|g| words::stem(&g))
+                .collect(),
         }
     }
 

@@ -97,6 +97,10 @@ pub(super) struct PageIndex {
     /// Whether "total" stands among the few words just before each text
     /// number ("for a total of $ 2.145").
     pub fact_total_before: Vec<bool>,
+    /// For a text number in brackets that restates the amount before it
+    /// ("$ 48.3 million ( $ 30.9 million after-tax )"), the words that say
+    /// how ("aftertax", hyphens and spaces dropped); `None` for others.
+    pub fact_restated_as: Vec<Option<String>>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
     /// Whether each text number is where a move started or ended ("from
@@ -330,6 +334,43 @@ pub(super) fn words_before(f: &FactEntry) -> Vec<&str> {
         at
     };
     toks[start.saturating_sub(4)..start].to_vec()
+}
+
+/// How a text number in brackets restates the amount printed just before
+/// the brackets: the words after it up to the closing bracket, its scale
+/// word and stop words aside, glued without hyphens and stemmed ("$ 120
+/// million ( $ 78 million after-tax )" gives "aftertax").
+fn restated_as(f: &FactEntry) -> Option<String> {
+    let tokens: Vec<&str> = f.sentence_text.split_whitespace().collect();
+    let number = f
+        .raw
+        .split_whitespace()
+        .find(|t| t.chars().any(|c| c.is_ascii_digit()))?;
+    let i = f.token;
+    (tokens.get(i) == Some(&number)).then_some(())?;
+    let open = if i >= 2 && tokens[i - 1] == "$" {
+        i - 2
+    } else {
+        i.checked_sub(1)?
+    };
+    let amount_before = tokens[open.saturating_sub(3)..open]
+        .iter()
+        .any(|t| t.chars().any(|c| c.is_ascii_digit()));
+    if tokens[open] != "(" || !amount_before {
+        return None;
+    }
+    let words: String = tokens[i + 1..]
+        .iter()
+        // up to a closing bracket or any other punctuation
+        .take_while(|t| {
+            t.chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '.')
+        })
+        .take(4)
+        .filter(|t| label_scale(t).is_none() && !words::is_stop_word(t) && **t != "%")
+        .map(|t| t.replace('-', ""))
+        .collect();
+    (!words.is_empty()).then(|| words::stem(&words))
 }
 
 /// A text number is a rate per unit of something: a per word follows it
@@ -1206,6 +1247,7 @@ impl PageIndex {
             }),
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
+            fact_restated_as: schema.facts.iter().map(restated_as).collect(),
             fact_total_before: schema
                 .facts
                 .iter()

@@ -785,6 +785,15 @@ impl Grounder<'_> {
                 f.set(F::total_introduces, 1.0);
             }
         }
+        // "$ 48.3 million ( $ 30.9 million after-tax )": the bracket's
+        // number is asked by its words, the one before it without them
+        if let Some(how) = &self.page.fact_restated_as[k] {
+            if self.glued.contains(how) {
+                f.set(F::restatement_asked, 1.0);
+            } else {
+                f.set(F::restatement_unasked, 1.0);
+            }
+        }
         if self.earlier.contains(&fact.context) {
             f.set(F::earlier_row, 1.0);
         }
