@@ -6219,3 +6219,43 @@ fn a_bracketed_after_tax_amount_is_asked_by_its_words() {
         &[Num("30.9"), Num("48.3"), Num("65.8")],
     );
 }
+
+/// A purchase price allocation that lost its first row ("land") into its
+/// header: "how much of the purchase price was allocated to land?" names
+/// a part by a word no label prints, so the total row is not it.
+#[test]
+fn a_part_no_label_names_is_the_lost_row_not_the_total() {
+    check(
+        &[
+            &["", "$ 12,500"],
+            &["buildings and improvements", "64,200"],
+            &["in-place leases", "8,300"],
+            &["below-market leases", "( 2,100 )"],
+            &["total purchase price", "82,900"],
+        ],
+        "the following table summarizes the allocation of the purchase price ( in thousands ) :",
+        &["how much of the purchase price was allocated to land?"],
+        &[Num("12500")],
+    );
+}
+
+/// An option roll-forward whose closing balance is not its last row
+/// ("exercisable at ..." follows it): the rows after the closing one are
+/// levels at the year's end too.
+#[test]
+fn a_roll_forward_closed_before_its_last_row_ends_the_year_there() {
+    check(
+        &[
+            &["", "number of shares", "weighted average exercise price"],
+            &["outstanding at june 30 , 2011", "48,215", "$ 31.42"],
+            &["granted", "9,840", "44.18"],
+            &["exercised", "( 11,302 )", "26.75"],
+            &["outstanding at june 30 , 2012", "44,649", "35.61"],
+            &["exercisable at june 30 , 2012", "24,380", "29.87"],
+        ],
+        "the total intrinsic value of options exercised was $ 213.6 million in 2012 . \
+         cash received from option exercises was $ 302.3 million .",
+        &["how many options were exercisable at year end?"],
+        &[Num("24380")],
+    );
+}

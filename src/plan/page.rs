@@ -220,7 +220,7 @@ fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
 /// rows that name the same amount in consecutive years ("2010 net revenue"
 /// ... "2011 net revenue"): its first row is the beginning of the period,
 /// its last the end, the rows between are its flows. Boundaries the labels
-/// already print are kept.
+/// already print are kept. The closing row may come before the last.
 fn bracket_years(schema: &Schema, mut boundary: Vec<Option<Boundary>>) -> Vec<Option<Boundary>> {
     let n = schema.rows.len();
     if n < 3 || boundary.iter().any(Option::is_some) {
@@ -237,12 +237,20 @@ fn bracket_years(schema: &Schema, mut boundary: Vec<Option<Boundary>>) -> Vec<Op
             .collect();
         Some((*year, rest))
     };
-    if let (Some((a, first)), Some((b, last))) =
-        (named(&schema.rows[0].0), named(&schema.rows[n - 1].0))
-    {
-        if b == a + 1 && first == last && !first.is_empty() {
-            boundary[0] = Some(Boundary::Beginning);
-            boundary[n - 1] = Some(Boundary::End);
+    // the closing row need not be the last: rows may follow it
+    // ("exercisable at september 25 , 2016" after "outstanding at ...")
+    let Some((a, first)) = named(&schema.rows[0].0) else {
+        return boundary;
+    };
+    let closing = (2..n)
+        .find(|&k| named(&schema.rows[k].0).is_some_and(|(b, last)| b == a + 1 && last == first));
+    if let (Some(k), false) = (closing, first.is_empty()) {
+        boundary[0] = Some(Boundary::Beginning);
+        // the rows after it of its year are levels at the end too
+        for (row, b) in boundary.iter_mut().enumerate().skip(k) {
+            if words::years_in(&schema.rows[row].0) == [a + 1] {
+                *b = Some(Boundary::End);
+            }
         }
     }
     boundary

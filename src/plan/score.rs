@@ -356,7 +356,14 @@ impl Grounder<'_> {
         {
             f.set(F::total_column_for_row, 1.0);
         }
-        if row_is_total && !self.asks_total && self.names_a_part(a, cell.row) {
+        // ... or the row the table lost with its name, by words no label
+        // prints ("how much of the purchase price was allocated to land?")
+        let names_unnamed_lost_row =
+            || !self.page.lost_row_unnamed.is_empty() && self.unnamed_share(a, false) > 0.0;
+        if row_is_total
+            && !self.asks_total
+            && (self.names_a_part(a, cell.row) || names_unnamed_lost_row())
+        {
             f.set(F::total_row_part_named, 1.0);
         }
         if row_is_total && self.names_the_total_measure(a, cell.row) {
