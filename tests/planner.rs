@@ -6259,3 +6259,94 @@ fn a_roll_forward_closed_before_its_last_row_ends_the_year_there() {
         &[Num("24380")],
     );
 }
+
+#[test]
+fn a_first_turn_that_names_a_ratio_or_portion_is_the_value_so_named() {
+    // no earlier results to divide: the page prints the value the
+    // question names ("portion", "ratio" are part of its name)
+    let backlog: &[&[&str]] = &[
+        &["", "march 31 , 2014", "march 31 , 2013"],
+        &["funded", "2,910", "3,412"],
+        &["unfunded", "1,204", "1,388"],
+        &["total backlog", "4,114", "4,800"],
+    ];
+    check(
+        backlog,
+        "backlog by funding status was as follows ( in millions ) :",
+        &["what was the funded portion of backlog as of march 31 , 2013?"],
+        &[Num("3412")],
+    );
+    check(
+        SALES,
+        "our medical loss ratio was 82.9 in 2009 and 84.1 in 2008 .",
+        &["what was the medical loss ratio in 2009?"],
+        &[Num("82.9")],
+    );
+}
+
+#[test]
+fn words_a_sentence_prints_only_as_what_its_amounts_leave_out_name_no_amount_of_it() {
+    let text = "revenue , before reimbursed costs , was $ 3,410 million in 2015 compared with \
+                $ 3,150 million in 2014 . reimbursed costs were $ 412 million , or 12.1% ( 12.1 % ) \
+                of revenue before reimbursed costs , in 2015 compared with $ 388 million , or \
+                12.3% ( 12.3 % ) , in 2014 .";
+    check(
+        SALES,
+        text,
+        &["what were reimbursed costs in 2014?"],
+        &[Num("388")],
+    );
+}
+
+#[test]
+fn a_count_is_no_number_printed_with_a_currency_sign_in_the_table() {
+    // the table lost its first row ("raw materials") into its headers; the
+    // question's words no label prints would name it, but it is money
+    let inventories: &[&[&str]] = &[
+        &["", "2010 $ 356.8", "2009 $ 331.2"],
+        &["work in process", "120.4", "110.3"],
+        &["finished goods", "98.1", "91.0"],
+        &["total inventories", "$ 575.3", "$ 532.5"],
+    ];
+    check(
+        inventories,
+        "inventories consisted of the following ( in millions ) : . \
+         we shipped 1,096,000 tons of steel in 2010 , up from 1,012,000 tons in 2009 .",
+        &["how many tons were shipped in 2010?"],
+        &[Num("1096000")],
+    );
+}
+
+#[test]
+fn an_amount_a_stated_change_moved_to_is_the_periods_end() {
+    // "increased $ 56.1 million during 2013 to $ 1,340.7 million": the
+    // level after "to" is the year's end, not its beginning
+    let text = "the allowance for credit losses increased $ 56.1 million during 2013 to \
+                $ 1,340.7 million , reflecting growth in personal loans . \
+                the allowance for credit losses was $ 1,284.6 million at the beginning of 2013 .";
+    check(
+        SALES,
+        text,
+        &["what was the allowance for credit losses at the beginning of 2013?"],
+        &[Num("1284.6")],
+    );
+}
+
+#[test]
+fn a_lost_rows_name_can_complete_the_pattern_of_the_labels_left() {
+    // the first row ("funeral revenue") went into the headers; its words
+    // are each printed by another row, but no row prints both
+    let segments: &[&[&str]] = &[
+        &["", "2011 $ 1045.3", "2010 $ 1012.7"],
+        &["cemetery revenue", "452.8", "431.5"],
+        &["other revenue", "35.2", "33.9"],
+        &["funeral gross profit", "210.4", "201.8"],
+        &["cemetery gross profit", "98.7", "92.3"],
+    ];
+    check(
+        segments,
+        "revenue and gross profit by segment ( in millions ) :",
+        &["what was funeral revenue in 2010?"],
+        &[Num("1012.7")],
+    );
+}

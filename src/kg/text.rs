@@ -692,6 +692,14 @@ fn assign_years_unbracketed(tokens: &[String], years: &[(usize, i32)], numbers: 
             // "86000 gas customers as of december 31 , 2007": a date that
             // closes the amount's own phrase, a little further on
             numbers[k].year = Some(y);
+        } else if let Some(y) =
+            year_closing_before_comparison(tokens, numbers, &amount_idx, years, i)
+        {
+            // "$ 71.2 million , or 5.0% of net revenue , in fiscal 2014
+            // compared with $ 87.6 million ...": the year that closes the
+            // amount's clause just before the comparison, with only rates
+            // of the amount between
+            numbers[k].year = Some(y);
         } else if let Some(y) = compared_year {
             // "$a compared with $b in 2008 (and $c in 2007)": $a is the year after
             numbers[k].year = Some(y + 1);
@@ -764,6 +772,28 @@ fn restatements(tokens: &[String], numbers: &[TextNumber]) -> Vec<Restatement> {
         });
     }
     out
+}
+
+/// The year that closes the clause of the amount at token `i` right before
+/// a comparison ("... , in fiscal 2014 compared with ..."), at most 16
+/// tokens on, with no other comparison and only percentages between.
+fn year_closing_before_comparison(
+    tokens: &[String],
+    numbers: &[TextNumber],
+    amount_idx: &[usize],
+    years: &[(usize, i32)],
+    i: usize,
+) -> Option<i32> {
+    let compared = |j: usize| tokens.get(j).is_some_and(|t| t == "compared");
+    let (p, y) = years
+        .iter()
+        .find(|(p, _)| *p > i && *p - i <= 16 && (compared(p + 1) || compared(p + 2)))?;
+    let amounts_between_are_rates = amount_idx
+        .iter()
+        .map(|j| &numbers[*j])
+        .filter(|n| n.token_index > i && n.token_index < *p)
+        .all(|n| n.percent);
+    (amounts_between_are_rates && !(i + 1..*p).any(compared)).then_some(*y)
 }
 
 /// The year of the amount printed just before the `k`th number, at most
@@ -900,6 +930,21 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2008));
         assert_eq!(amounts[1].year, Some(2007));
+    }
+
+    #[test]
+    fn an_amount_and_its_rate_take_the_year_that_closes_them_before_a_comparison() {
+        let n = numbers(
+            "freight expense was $ 64.3 million , or 4.1% ( 4.1 % ) of net sales , in fiscal 2016 \
+             compared with $ 58.9 million , or 3.9% ( 3.9 % ) of net sales , in fiscal 2015 .",
+        );
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].value, Decimal::from_str("64.3").unwrap());
+        assert_eq!(amounts[0].year, Some(2016));
+        let after = amounts
+            .iter()
+            .find(|a| a.value == Decimal::from_str("58.9").unwrap());
+        assert_eq!(after.and_then(|a| a.year), Some(2015));
     }
 
     #[test]

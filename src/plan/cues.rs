@@ -34,6 +34,9 @@ pub(super) struct Cues {
     pub product_connector: Vec<String>,
     /// "without", "excluding": between a whole and a part to leave out.
     pub exclusion_connector: Vec<String>,
+    /// "before", "net of": open a report's phrase naming what an amount
+    /// leaves out.
+    pub leave_out_qualifier: Vec<String>,
     /// Sets of terms that name one measure ("revenue", "net sales"), each
     /// longest first.
     pub synonym_sets: Vec<Vec<String>>,
@@ -266,6 +269,7 @@ impl Cues {
             difference_connector: longest_first("DifferenceConnector"),
             product_connector: longest_first("ProductConnector"),
             exclusion_connector: longest_first("ExclusionConnector"),
+            leave_out_qualifier: longest_first("LeaveOutQualifier"),
             synonym_sets: tbox
                 .synonym_sets()
                 .iter()

@@ -79,6 +79,7 @@ features! {
     restatement_unasked = -0.6, "A text number in brackets that restates the amount before it, and the question does not print the words that say how: the amount before the brackets is the one named plainly.";
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     neighbour_words = -0.4, "Share of the mention's words (weighted by rarity) that the number's context holds only where they belong to another amount of its sentence (\"$ 245 million was allocated to goodwill and $ 290 million to intangible assets\": goodwill is the first amount's).";
+    left_out_named = -0.8, "Share of the mention's words (weighted by rarity) that the number's sentence prints only in a phrase naming what its amounts leave out (\"net operating revenues , before the provision for doubtful accounts , were $ 6,962 million\" for \"the provision for doubtful accounts\"), when the question prints no such qualifier.";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
     fact_words_scarce = -0.3, "Less than a fifth of the mention's words (weighted by rarity) stand in the number's sentence: its year alone does not name it.";
     fact_year_match = 0.9, "The text number's year is the year asked.";
@@ -89,8 +90,9 @@ features! {
     fact_change_unasked = -0.4, "A change the text states (\"decreased $ 13 million\") when the question asks for a level.";
     fact_change_asked = 0.6, "A change the text states when the question asks for the change in one year.";
     unit_disagrees = -0.6, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\").";
-    count_of_money = -1.5, "A text number printed with a currency sign when the question asks how many: an amount of money or a price is no count.";
+    count_of_money = -1.5, "A number printed with a currency sign (in the text, a cell or a column header) when the question asks how many: an amount of money or a price is no count.";
     lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
+    lost_row_combines = 1.2, "For a number of the first row the table lost into its headers with its name: each of the mention's words (two or more) is printed by some row label but no row prints them all (\"funeral revenue\" beside \"funeral gross profit\" and \"cemetery revenue\"): the lost row's name completes the labels' pattern.";
     lost_group_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a cell of a group of columns whose name the table lost (the years of a named group come again without its words) when the mention shares a word with a named group's (\"u.s. subsidiaries\" beside \"bermuda subsidiaries\"): words no label prints can name only that group or the text.";
     period_words_only = -0.1, "The cell's labels meet only the mention's words that name a period (\"fourth quarter\", \"fiscal\") and the mention has words besides (\"shares bought back in the fourth quarter\"): a period says when, not what, so those words count for no label feature (the quarter's and year's features read the period).";
     no_word_met = -0.25, "The mention has words and the candidate meets none of them (in its labels, the text's name for its row, or its sentence): a year alone does not name it.";
@@ -196,6 +198,7 @@ impl FeatureVector {
             Feature::context_match,
             Feature::sentence_match,
             Feature::lost_row_name,
+            Feature::lost_row_combines,
             Feature::lost_group_name,
             Feature::row_cover,
             Feature::column_cover,

@@ -94,6 +94,9 @@ pub(super) struct Grounder<'a> {
     pub(super) asked_unit: AskedUnit,
     /// The question says "total".
     pub(super) asks_total: bool,
+    /// The question prints a leave-out qualifier ("before", "net of"): it
+    /// may ask for what a phrase of the text leaves out.
+    pub(super) leaves_out: bool,
     /// The question asks for an amount per unit ("per share", "for each").
     pub(super) asks_per_unit: bool,
     /// The word that names a total ("total").
@@ -190,6 +193,14 @@ impl<'a> Grounder<'a> {
             wants_percent,
             surface: tokens.iter().map(|t| words::surface(t)).collect(),
             asks_total,
+            // ("pre-tax income" is "income before income taxes")
+            leaves_out: contains_any(&q, &cues.leave_out_qualifier)
+                || cues.synonym_sets.iter().any(|set| {
+                    set.iter().any(|t| contains_phrase(&q, t))
+                        && set
+                            .iter()
+                            .any(|t| contains_any(&format!(" {t} "), &cues.leave_out_qualifier))
+                }),
             total_word: cues.total_word.clone(),
             // "eps" asks for "earnings per share" on a page that prints it;
             // a price is of one unit

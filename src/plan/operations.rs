@@ -373,6 +373,18 @@ impl RulesPlanner {
         Some(self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]))
     }
 
+    /// The value the question's own words name, when it has some: a ratio
+    /// or a portion the page prints under its name.
+    fn named_value(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Option<Result<String, PlanError>> {
+        if t.own_metric.is_empty() {
+            return None;
+        }
+        let year = t.r.years.first().copied().or(t.last_year);
+        let o = t.g.ground(&t.metric, year).ok()?;
+        let v = b.add("value", o);
+        Some(self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]))
+    }
+
     /// "what percentage of sales were outside the united states?" on a page
     /// that prints only the share inside (its sentence or row does not name
     /// the complement): 100 less that printed percentage.
@@ -491,8 +503,14 @@ impl RulesPlanner {
             Ok(pair) => pair,
             // "what was the operating profit for the americas as a percentage
             // of net sales?" on a page that prints that percentage: read it
+            // (or, printing none, "what was the medical loss ratio in
+            // 2012?" and "the funded portion of backlog": a value the page
+            // names so)
             Err(e @ PlanError::NoEarlierResult(_)) => {
-                return self.printed_percentage(t, b).unwrap_or(Err(e));
+                return self
+                    .printed_percentage(t, b)
+                    .or_else(|| self.named_value(t, b))
+                    .unwrap_or(Err(e));
             }
             Err(e) => return Err(e),
         };

@@ -101,6 +101,11 @@ pub(super) struct PageIndex {
     /// ("$ 48.3 million ( $ 30.9 million after-tax )"), the words that say
     /// how ("aftertax", hyphens and spaces dropped); `None` for others.
     pub fact_restated_as: Vec<Option<String>>,
+    /// For each sentence, the words it prints only inside a phrase that
+    /// names what an amount leaves out ("net operating revenues , before
+    /// the provision for doubtful accounts , were ..."; see
+    /// [`left_out_words`]).
+    pub sentence_left_out: Vec<Vec<String>>,
     /// Whether each row and column label says beginning or end of a period.
     pub row_boundary: Vec<Option<Boundary>>,
     /// Whether each text number is where a move started or ended ("from
@@ -1256,6 +1261,11 @@ impl PageIndex {
             column_is_total: per_label(&schema.columns, is_total),
             fact_is_total: schema.facts.iter().map(|f| is_total(&f.context)).collect(),
             fact_restated_as: schema.facts.iter().map(restated_as).collect(),
+            sentence_left_out: schema
+                .sentences
+                .iter()
+                .map(|t| left_out_words(t, cues))
+                .collect(),
             fact_total_before: schema
                 .facts
                 .iter()
@@ -1482,9 +1492,15 @@ fn lost_row_words(
 }
 
 /// Whether each text number is where a move started (after "from") or
-/// ended (after "to", a start a few words before it).
+/// ended (after "to", a start or a stated change a few words before it:
+/// "increased $ 56.1 million during 2013 to $ 1,340.7 million").
 fn fact_boundaries(schema: &Schema, cues: &Cues) -> Vec<Option<Boundary>> {
     let within = |list: &[String], t: &str| list.iter().any(|w| w == t);
+    let change_before = |f: &FactEntry| {
+        schema.facts.iter().any(|c| {
+            c.is_change && c.sentence == f.sentence && c.token < f.token && f.token - c.token <= 8
+        })
+    };
     schema
         .facts
         .iter()
@@ -1505,9 +1521,52 @@ fn fact_boundaries(schema: &Schema, cues: &Cues) -> Vec<Option<Boundary>> {
                 .skip(1)
                 .take(6)
                 .any(|t| within(&cues.move_start_lead, t));
-            (within(&cues.move_end_lead, lead) && started).then_some(Boundary::End)
+            (within(&cues.move_end_lead, lead) && (started || change_before(f)))
+                .then_some(Boundary::End)
         })
         .collect()
+}
+
+/// The content words a sentence prints only inside phrases that name what
+/// an amount leaves out: from a leave-out qualifier ("before", "net of") to
+/// the next punctuation or number, at most eight tokens on.
+fn left_out_words(sentence: &str, cues: &Cues) -> Vec<String> {
+    let tokens: Vec<&str> = sentence.split_whitespace().collect();
+    let mut inside = vec![false; tokens.len()];
+    let mut i = 0;
+    while i < tokens.len() {
+        let opened = cues.leave_out_qualifier.iter().find_map(|q| {
+            let q: Vec<&str> = q.split_whitespace().collect();
+            tokens[i..].starts_with(&q).then_some(q.len())
+        });
+        let Some(len) = opened else {
+            i += 1;
+            continue;
+        };
+        let start = i + len;
+        let end = (start..tokens.len().min(start + 8))
+            .find(|j| {
+                tokens[*j].chars().all(|c| c.is_ascii_punctuation())
+                    || tokens[*j].starts_with(|c: char| c.is_ascii_digit())
+            })
+            .unwrap_or(tokens.len().min(start + 8));
+        for flag in &mut inside[i..end] {
+            *flag = true;
+        }
+        i = end.max(i + 1);
+    }
+    let words_of = |keep: bool| -> HashSet<String> {
+        tokens
+            .iter()
+            .zip(&inside)
+            .filter(|(_, x)| **x == keep)
+            .flat_map(|(t, _)| content_words(t))
+            .collect()
+    };
+    let outside = words_of(false);
+    let mut out: Vec<String> = words_of(true).difference(&outside).cloned().collect();
+    out.sort();
+    out
 }
 
 /// Each text number's context words and its sentence's words (a sentence's

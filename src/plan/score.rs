@@ -460,6 +460,11 @@ impl Grounder<'_> {
         if self.asked_unit == AskedUnit::Count && self.page.column_unit_price[cell.column] {
             f.set(F::count_of_price, 1.0);
         }
+        // "how many tons were shipped?": a cell printed with a currency
+        // sign is money, no count
+        if self.asked_unit == AskedUnit::Count && cell.raw.trim_start().starts_with('$') {
+            f.set(F::count_of_money, 1.0);
+        }
         if let Some(b) = boundary {
             // the row's cue speaks first ("balance at january 1" in a column
             // "year ended december 31"), unless the row is the period axis
@@ -580,6 +585,22 @@ impl Grounder<'_> {
         self.weigh(a.words.iter().filter(|w| !names(w))) / a.weight
     }
 
+    /// Whether the mention's words (two or more) are each printed by some
+    /// row label other than a total but no row prints them all: "funeral
+    /// revenue" beside "funeral gross profit" and "cemetery revenue", the
+    /// name of the row the table lost that completes the labels' pattern.
+    fn combines_row_words(&self, a: &Asked) -> bool {
+        // (a total's words are its parts': they name no row of their own)
+        let rows = &self.page.row_words;
+        let parts: Vec<usize> = (0..rows.len())
+            .filter(|r| !self.page.row_is_total[*r])
+            .collect();
+        let prints = |r: usize, w: &str| rows[r].iter().any(|x| same_word(x, w));
+        a.words.len() >= 2
+            && a.words.iter().all(|w| parts.iter().any(|r| prints(*r, w)))
+            && !(0..rows.len()).any(|r| a.words.iter().all(|w| prints(r, w)))
+    }
+
     /// The features of a number printed in a column header.
     pub(super) fn header_features(
         &self,
@@ -595,6 +616,9 @@ impl Grounder<'_> {
             // the lost row's name is unknown (no list of the text gives
             // it): the mention's words that no label prints may be it
             f.set(F::lost_row_name, self.unnamed_share(a, true));
+            if self.combines_row_words(a) {
+                f.set(F::lost_row_combines, 1.0);
+            }
         }
         // the header's words (a label glued to the first header is every
         // header number's) and those the lost row shares with its sequence
@@ -673,6 +697,9 @@ impl Grounder<'_> {
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
+        if self.asked_unit == AskedUnit::Count && h.raw.trim_start().starts_with('$') {
+            f.set(F::count_of_money, 1.0);
+        }
         // a header number is the lost first row's: its period is that row's
         if let Some(q) = self.asked_quarter {
             // a year in the header ("2009 $ 17.84") is the column's: the
@@ -732,6 +759,17 @@ impl Grounder<'_> {
                 F::neighbour_words,
                 self.overlap(&a.words, neighbours) / a.weight,
             );
+        }
+        // "net operating revenues , before the provision for doubtful
+        // accounts , were $ 6,962 million": the provision is what the
+        // amount leaves out
+        if !self.leaves_out {
+            if let Some(left_out) = self.page.sentence_left_out.get(fact.sentence) {
+                f.set(
+                    F::left_out_named,
+                    self.overlap(&a.words, left_out) / a.weight,
+                );
+            }
         }
         let in_sentence = self.overlap(&a.words, sent) / a.weight;
         f.set(F::sentence_match, in_sentence);
