@@ -6350,3 +6350,16 @@ fn a_lost_rows_name_can_complete_the_pattern_of_the_labels_left() {
         &[Num("1012.7")],
     );
 }
+
+#[test]
+fn an_amount_compared_with_another_is_of_what_the_other_is_and_of_the_years_compared_before() {
+    let text = "revenue was $ 6,208 million in 2015 compared with $ 5,874 million in 2014 , and \
+                operating income was $ 312.4 million , or 5.0% ( 5.0 % ) of revenue , compared \
+                with $ 281.9 million , or 4.8% ( 4.8 % ) of revenue .";
+    check(
+        SALES,
+        text,
+        &["what was operating income in 2014?", "and in 2015?"],
+        &[Num("281.9"), Num("312.4")],
+    );
+}

@@ -712,6 +712,10 @@ fn assign_years_unbracketed(tokens: &[String], years: &[(usize, i32)], numbers: 
             numbers[k].year = Some(distinct[0]);
         }
     }
+    // "revenue was $a in 2015 compared with $b in 2014 , and operating
+    // income was $c , or 5.0% , compared with $d": a comparison with no
+    // years of its own takes those of the dated comparison before it
+    compare_as_before(tokens, numbers, &amount_idx);
     // "earnings in 2002 ... increased from $a to $b": $b is the year's
     // figure and $a the year before's
     for pair in amount_idx.windows(2) {
@@ -772,6 +776,37 @@ fn restatements(tokens: &[String], numbers: &[TextNumber]) -> Vec<Restatement> {
         });
     }
     out
+}
+
+/// Amounts compared with no year (a money amount, "compared", a money
+/// amount, rates of them between) take the years of the sentence's last
+/// dated comparison of money amounts before them.
+fn compare_as_before(tokens: &[String], numbers: &mut [TextNumber], amount_idx: &[usize]) {
+    let money: Vec<usize> = amount_idx
+        .iter()
+        .copied()
+        .filter(|k| !numbers[*k].percent)
+        .collect();
+    let at: Vec<usize> = numbers.iter().map(|n| n.token_index).collect();
+    let compared = |a: usize, b: usize| {
+        let (i, j) = (at[a], at[b]);
+        j > i && j - i <= 14 && (i + 1..j).any(|t| tokens[t] == "compared")
+    };
+    let mut dated: Option<(i32, i32)> = None;
+    for pair in money.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if !compared(a, b) {
+            continue;
+        }
+        match (numbers[a].year, numbers[b].year, dated) {
+            (Some(x), Some(y), _) if x != y => dated = Some((x, y)),
+            (None, None, Some((x, y))) => {
+                numbers[a].year = Some(x);
+                numbers[b].year = Some(y);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The year that closes the clause of the amount at token `i` right before
@@ -945,6 +980,23 @@ mod tests {
             .iter()
             .find(|a| a.value == Decimal::from_str("58.9").unwrap());
         assert_eq!(after.and_then(|a| a.year), Some(2015));
+    }
+
+    #[test]
+    fn a_comparison_without_years_takes_those_of_the_comparison_before_it() {
+        let n = numbers(
+            "revenue was $ 6,208 million in 2015 compared with $ 5,874 million in 2014 , and \
+             operating income was $ 312.4 million , or 5.0% ( 5.0 % ) of revenue , compared with \
+             $ 281.9 million , or 4.8% ( 4.8 % ) of revenue .",
+        );
+        let year_of = |v: &str| {
+            n.iter()
+                .find(|x| x.value == Decimal::from_str(v).unwrap())
+                .and_then(|x| x.year)
+        };
+        assert_eq!(year_of("6208"), Some(2015));
+        assert_eq!(year_of("312.4"), Some(2015));
+        assert_eq!(year_of("281.9"), Some(2014));
     }
 
     #[test]

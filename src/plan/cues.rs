@@ -141,6 +141,9 @@ pub(super) struct Cues {
     pub thereafter: Vec<String>,
     /// Words that make the one year of a change its start ("since 2006").
     pub period_start_lead: Vec<String>,
+    /// "compared with": in a report's sentence, just before the amount
+    /// another is compared with.
+    pub compared_lead: Vec<String>,
     /// Words between the two years of a period ("2008 and 2009").
     pub period_joiner: Vec<String>,
     /// Words between the first and last year of a range ("2007 through 2009").
@@ -327,6 +330,7 @@ impl Cues {
             after_year_lead: longest_first("AfterYearLead"),
             thereafter: plain("ThereafterWord"),
             period_start_lead: plain("PeriodStartLead"),
+            compared_lead: plain("ComparedLead"),
             period_joiner: plain("PeriodJoiner"),
             range_joiner: plain("RangeJoiner"),
             period_noun: plain("PeriodNoun"),

@@ -1128,7 +1128,7 @@ impl PageIndex {
         let lost_row_listed = lost_row_listed(schema, &row_words, cues).unwrap_or_default();
         let sentence_words: Vec<Vec<String>> =
             schema.sentences.iter().map(|s| content_words(s)).collect();
-        let fact_words = fact_words(schema, &sentence_words);
+        let fact_words = fact_words(schema, &sentence_words, cues);
         let fact_neighbour_words = super::binding::neighbour_words(&schema.facts, cues)
             .into_iter()
             .zip(&fact_words)
@@ -1571,7 +1571,11 @@ fn left_out_words(sentence: &str, cues: &Cues) -> Vec<String> {
 
 /// Each text number's context words and its sentence's words (a sentence's
 /// words once, whatever the number of its numbers).
-fn fact_words(schema: &Schema, sentence_words: &[Vec<String>]) -> Vec<(Vec<String>, Vec<String>)> {
+fn fact_words(
+    schema: &Schema,
+    sentence_words: &[Vec<String>],
+    cues: &Cues,
+) -> Vec<(Vec<String>, Vec<String>)> {
     let mut words: Vec<(Vec<String>, Vec<String>)> = schema
         .facts
         .iter()
@@ -1586,8 +1590,13 @@ fn fact_words(schema: &Schema, sentence_words: &[Vec<String>]) -> Vec<(Vec<Strin
     // "revenues increased $ 1.4 billion , or 4.1 % , to $ 35.6 billion":
     // the level a stated change ends at (or starts from) is the level of
     // what changed, however far its name
+    // and the amount another is compared with ("operating income was
+    // $ 312.4 million , or 5.0% of revenue , compared with $ 281.9
+    // million") is of what the other is
     for k in 0..schema.facts.len() {
-        if let Some(j) = change_of_level(&schema.facts, k) {
+        let source = change_of_level(&schema.facts, k)
+            .or_else(|| compared_counterpart(&schema.facts, k, cues));
+        if let Some(j) = source {
             let theirs = words[j].0.clone();
             let own = &mut words[k].0;
             for w in theirs {
@@ -1598,6 +1607,30 @@ fn fact_words(schema: &Schema, sentence_words: &[Vec<String>]) -> Vec<(Vec<Strin
         }
     }
     words
+}
+
+/// The amount the `k`th text number is compared with: the nearest money
+/// amount before the compared lead ("compared with") just before it, at
+/// most sixteen tokens back in its sentence with no ";" between.
+fn compared_counterpart(facts: &[FactEntry], k: usize, cues: &Cues) -> Option<usize> {
+    let f = &facts[k];
+    let tokens: Vec<&str> = f.sentence_text.split_whitespace().collect();
+    let mut end = f.token.min(tokens.len());
+    if end > 0 && tokens[end - 1] == "$" {
+        end -= 1;
+    }
+    let lead = cues.compared_lead.iter().find_map(|l| {
+        let l: Vec<&str> = l.split_whitespace().collect();
+        tokens[..end].ends_with(&l).then_some(end - l.len())
+    })?;
+    facts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.sentence == f.sentence && !c.percent && !c.is_year_mention)
+        .filter(|(_, c)| c.token < lead && lead - c.token <= 16)
+        .filter(|(_, c)| !tokens[c.token..lead].contains(&";"))
+        .max_by_key(|(_, c)| c.token)
+        .map(|(j, _)| j)
 }
 
 /// The stated change of the same sentence that the `k`th text number is
