@@ -1621,7 +1621,7 @@ fn compared_counterpart(facts: &[FactEntry], k: usize, cues: &Cues) -> Option<us
     }
     let lead = cues.compared_lead.iter().find_map(|l| {
         let l: Vec<&str> = l.split_whitespace().collect();
-        tokens[..end].ends_with(&l).then_some(end - l.len())
+        tokens[..end].ends_with(&l).then(|| end - l.len())
     })?;
     facts
         .iter()
