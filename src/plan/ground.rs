@@ -195,20 +195,14 @@ impl<'a> Grounder<'a> {
             asks_total,
             // ("pre-tax income" is "income before income taxes")
             leaves_out: contains_any(&q, &cues.leave_out_qualifier)
-                || cues.synonym_sets.iter().any(|set| {
-                    set.iter().any(|t| contains_phrase(&q, t))
-                        && set
-                            .iter()
-                            .any(|t| contains_any(&format!(" {t} "), &cues.leave_out_qualifier))
+                || synonym_says(cues, &q, |t| {
+                    contains_any(&format!(" {t} "), &cues.leave_out_qualifier)
                 }),
             total_word: cues.total_word.clone(),
             // "eps" asks for "earnings per share" on a page that prints it;
             // a price is of one unit
             asks_per_unit: contains_any(&q, &cues.per_word)
-                || cues.synonym_sets.iter().any(|set| {
-                    set.iter().any(|t| contains_any(t, &cues.per_word))
-                        && set.iter().any(|t| contains_phrase(&q, t))
-                })
+                || synonym_says(cues, &q, |t| contains_any(t, &cues.per_word))
                 || tokens
                     .iter()
                     .any(|t| cues.unit_price_word.contains(&words::stem(t))),
@@ -879,6 +873,15 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
             named && question.contains(&format!(" {} ", w.join(" ")))
         })
     })
+}
+
+/// Whether the question prints a term of a synonym set one of whose terms
+/// `says` something ("pre-tax income" of a set with "income before income
+/// taxes", "eps" of one with "earnings per share").
+fn synonym_says(cues: &Cues, question: &str, says: impl Fn(&str) -> bool) -> bool {
+    cues.synonym_sets
+        .iter()
+        .any(|set| set.iter().any(|t| contains_phrase(question, t)) && set.iter().any(|t| says(t)))
 }
 
 /// Whether the question prints a range of years that a row label prints.
