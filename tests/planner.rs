@@ -6363,3 +6363,107 @@ fn an_amount_compared_with_another_is_of_what_the_other_is_and_of_the_years_comp
         &[Num("281.9"), Num("312.4")],
     );
 }
+
+/// A schedule of obligations by period, with ranges of years for columns.
+const OBLIGATIONS_BY_PERIOD: TableRows = &[
+    &["", "total", "2013", "2014-2015", "2016-2017", "thereafter"],
+    &["long-term debt", "2450", "125", "480", "600", "1245"],
+    &["interest payments", "1084", "148", "276", "218", "442"],
+    &["operating leases", "236", "52", "81", "54", "49"],
+    &[
+        "total contractual obligations",
+        "3770",
+        "325",
+        "837",
+        "872",
+        "1736",
+    ],
+];
+
+#[test]
+fn two_years_joined_by_and_name_a_column_of_that_range() {
+    check(
+        OBLIGATIONS_BY_PERIOD,
+        "our contractual obligations as of december 31 , 2012 ( in millions ) :",
+        &[
+            "how much debt matures in 2014 and 2015?",
+            "what are interest payments due in 2016 and 2017?",
+        ],
+        &[Num("480"), Num("218")],
+    );
+}
+
+#[test]
+fn after_the_last_year_of_a_range_is_the_thereafter_column() {
+    check(
+        OBLIGATIONS_BY_PERIOD,
+        "our contractual obligations as of december 31 , 2012 ( in millions ) :",
+        &["how much long-term debt is due after 2017?"],
+        &[Num("1245")],
+    );
+}
+
+#[test]
+fn a_question_that_spells_out_an_initialism_of_a_label_names_that_row() {
+    // "average revenue per user" is the label's "arpu", even where a
+    // sentence spells it out too
+    let subscribers: &[&[&str]] = &[
+        &["", "2014", "2013"],
+        &["postpaid subscribers ( in thousands )", "28412", "26985"],
+        &["postpaid churn", "1.21", "1.34"],
+        &["postpaid arpu", "51.84", "53.26"],
+    ];
+    check(
+        subscribers,
+        "service revenues grew as our postpaid base grew , partially offset by lower \
+         average revenue per user . the following table presents key subscriber data :",
+        &["what was postpaid average revenue per user in 2013?"],
+        &[Num("53.26")],
+    );
+}
+
+#[test]
+fn a_schedule_by_year_that_lost_its_first_year_keeps_its_rows_years() {
+    // the first row ("2016 $ 28.6") went into the header; the text gives
+    // the header's number a year, but the rows are the periods
+    let schedule: &[&[&str]] = &[
+        &["", "$ 28.6"],
+        &["2017", "26.1"],
+        &["2018", "23.9"],
+        &["2019", "21.4"],
+        &["thereafter", "57.3"],
+        &["total", "157.3"],
+    ];
+    check(
+        schedule,
+        "amortization expense is expected to be $ 28.6 million in 2016 . \
+         estimated amortization expense for the next years is as follows ( in millions ) :",
+        &[
+            "how much intangible amortization is estimated for 2018?",
+            "how much intangible amortization is estimated for 2016?",
+        ],
+        &[Num("23.9"), Num("28.6")],
+    );
+}
+
+#[test]
+fn a_month_asked_names_a_row_of_that_month_on_a_table_by_month() {
+    // the rows are months; the caption says what each measures
+    let by_month: &[&[&str]] = &[
+        &["", "$ 18,742"],
+        &["december", "96,315"],
+        &["january", "121,908"],
+        &["february", "118,446"],
+        &["total season", "355,411"],
+    ];
+    check(
+        by_month,
+        "season pass sales were $ 238.4 million . \
+         lift revenue for the season by month was as follows ( in thousands ) :",
+        &[
+            "what was lift revenue in january?",
+            "what was lift revenue in november?",
+        ],
+        &[Num("121908"), Num("18742")],
+    );
+}

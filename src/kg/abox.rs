@@ -145,9 +145,21 @@ pub fn each_abox_quad(
     let post = split_sentences(&doc.post_text, "post_text", sentences.len());
     sentences.extend(post);
     let numbers: Vec<Vec<TextNumber>> = sentences.iter().map(extract_numbers).collect();
-    let mut dated = header_years_from_text(&doc.table, numbers.iter().flatten());
-    if dated.iter().all(Option::is_none) {
-        dated = header_years_from_caption(&doc.table, &caption);
+    // a table whose rows are the periods ("2017", "2018", ...) lost its
+    // first period's row into its headers: the column is no year's
+    let rows_dated = doc
+        .table
+        .rows
+        .iter()
+        .filter(|r| distinct_years(&r.label).len() == 1)
+        .count()
+        >= 2;
+    let mut dated = vec![None; doc.table.columns.len()];
+    if !rows_dated {
+        dated = header_years_from_text(&doc.table, numbers.iter().flatten());
+        if dated.iter().all(Option::is_none) {
+            dated = header_years_from_caption(&doc.table, &caption);
+        }
     }
     let mut stats = GraphStats {
         observations: add_table(&mut b, &page, &page_str, &doc.table, &dated),

@@ -136,6 +136,10 @@ pub(super) struct Grounder<'a> {
     /// ("payments for 2018-2022" beside a row "2018-2022"): then a row of
     /// one year, or the lost first row, is another period.
     pub(super) asks_row_range: bool,
+    /// The range of years the question prints that some column label
+    /// prints ("debt due in 2014 and 2015" beside a column "2014-2015"):
+    /// the period asked is that column's.
+    pub(super) asked_column_range: Option<(i32, i32)>,
     /// The year the question asks about what comes after ("after 2014").
     after_year: Option<i32>,
     /// The words of a "thereafter" label.
@@ -178,7 +182,16 @@ impl<'a> Grounder<'a> {
             AskedUnit::Any
         };
         let spaced = crate::words::normalise_question(question);
-        let asks_row_range = asks_row_range(&page, &spaced, cues);
+        let asked_ranges = asked_year_ranges(&spaced, cues);
+        let asks_row_range = page
+            .row_year_ranges
+            .iter()
+            .any(|ranges| ranges.iter().any(|r| asked_ranges.contains(r)));
+        let asked_column_range = asked_ranges.iter().copied().find(|r| {
+            page.column_year_ranges
+                .iter()
+                .any(|ranges| ranges.contains(r))
+        });
         let durations = cues.duration_form(&spaced);
         let numbered = |labels: &[(String, Option<i32>)]| -> Vec<bool> {
             labels
@@ -224,6 +237,7 @@ impl<'a> Grounder<'a> {
             numbered_row: numbered(&schema.rows),
             numbered_column: numbered(&schema.columns),
             asks_row_range,
+            asked_column_range,
             after_year: cues.after_year(&spaced),
             thereafter: cues.thereafter.clone(),
             asks_catch_all: tokens.iter().any(|w| cues.catch_all.contains(w)),
@@ -562,12 +576,20 @@ impl<'a> Grounder<'a> {
         None
     }
 
-    /// "after 2014" on a schedule whose years end at 2014 and that has a
-    /// "thereafter" row or column: the mention's words with that label's
-    /// word, for no year.
+    /// "after 2014" on a schedule whose years (or ranges of years, "2013-2014")
+    /// end at 2014 and that has a "thereafter" row or column: the mention's
+    /// words with that label's word, for no year.
     fn after_last_year(&self, mention: &[String], year: Option<i32>) -> Option<Vec<String>> {
         let y = year?;
-        if self.after_year != Some(y) || self.years().last() != Some(&y) {
+        let range_ends = self
+            .page
+            .row_year_ranges
+            .iter()
+            .chain(&self.page.column_year_ranges)
+            .flatten()
+            .map(|(_, last)| *last);
+        let last = self.years().into_iter().chain(range_ends).max();
+        if self.after_year != Some(y) || last != Some(y) {
             return None;
         }
         let labels = || self.page.row_words.iter().chain(&self.page.column_words);
@@ -884,15 +906,18 @@ fn synonym_says(cues: &Cues, question: &str, says: impl Fn(&str) -> bool) -> boo
         .any(|set| set.iter().any(|t| contains_phrase(question, t)) && set.iter().any(|t| says(t)))
 }
 
-/// Whether the question prints a range of years that a row label prints.
-fn asks_row_range(page: &PageIndex, question: &str, cues: &Cues) -> bool {
+/// The ranges of years the question prints: two years joined by a range
+/// joiner ("2014 through 2015", "2014-2015") or a period joiner ("2014 and
+/// 2015").
+fn asked_year_ranges(question: &str, cues: &Cues) -> Vec<(i32, i32)> {
     use super::cues::{split_year_ranges, year_ranges};
-    let asked = year_ranges(&split_year_ranges(question), &cues.range_joiner);
-    !asked.is_empty()
-        && page
-            .row_year_ranges
-            .iter()
-            .any(|ranges| ranges.iter().any(|r| asked.contains(r)))
+    let joiners: Vec<String> = cues
+        .range_joiner
+        .iter()
+        .chain(&cues.period_joiner)
+        .cloned()
+        .collect();
+    year_ranges(&split_year_ranges(question), &joiners)
 }
 
 /// Words that meet: equal, one a short extension of the other ("africa"

@@ -126,6 +126,12 @@ pub(super) struct PageIndex {
     /// tell cells apart ("december 31 2017" on every column of a balance
     /// sheet is a year's end, not a quarter to match).
     pub quarters_differ: bool,
+    /// The month each row and each column label names ("january",
+    /// "june 30 , 2014").
+    pub row_month: Vec<Option<u8>>,
+    pub column_month: Vec<Option<u8>>,
+    /// Whether the labels (and a lost row) name two months or more.
+    pub months_differ: bool,
     /// The dates each column label prints.
     pub column_dates: Vec<Vec<(u8, Option<u8>, i32)>>,
     /// No column names a year and fewer than half the rows do: those years
@@ -159,6 +165,9 @@ pub(super) struct PageIndex {
     pub lost_row_label_boundary: Option<Boundary>,
     /// The ranges of years each row label prints ("2018-2022").
     pub row_year_ranges: Vec<Vec<(i32, i32)>>,
+    /// The ranges of years each column label prints ("2014-2015" in a
+    /// schedule of obligations by period).
+    pub column_year_ranges: Vec<Vec<(i32, i32)>>,
     /// Which columns belong to a group whose name the table lost: the
     /// years of an earlier group of columns come again with none of its
     /// words ("bermuda subsidiaries 2010", "bermuda subsidiaries 2009",
@@ -649,17 +658,18 @@ fn schedule_total_names_years(
     let total = words::stem(&cues.total_word);
     // a row of years, or of a range of years ("2018-2022")
     let range = |r: usize| !row_year_ranges[r].is_empty();
+    let year_row = |r: usize| {
+        cues.specific(&row_words[r])
+            .iter()
+            .all(|w| w.bytes().any(|b| b.is_ascii_digit()))
+            && (range(r)
+                || schema
+                    .cells
+                    .iter()
+                    .any(|c| c.row == r && c.row_year.is_some()))
+    };
     let year_rows: Vec<usize> = (0..row_words.len())
-        .filter(|&r| {
-            cues.specific(&row_words[r])
-                .iter()
-                .all(|w| w.bytes().any(|b| b.is_ascii_digit()))
-                && (range(r)
-                    || schema
-                        .cells
-                        .iter()
-                        .any(|c| c.row == r && c.row_year.is_some()))
-        })
+        .filter(|&r| year_row(r) || is_period_label(&schema.rows[r].0, cues))
         .collect();
     let totals: Vec<usize> = (0..row_words.len())
         .filter(|&r| row_words[r].contains(&total))
@@ -670,6 +680,7 @@ fn schedule_total_names_years(
             .chain(&row_caption_words[*t])
             .filter(|w| **w != total)
             .cloned()
+            .chain(caption_words(schema, cues).unwrap_or_default())
             .collect(),
         // no total: the caption names what each year row measures, when
         // no column names a measure of its own
@@ -685,6 +696,22 @@ fn schedule_total_names_years(
             }
         }
     }
+}
+
+/// Whether a label names only a month or a quarter ("january", "fourth
+/// quarter", "march 2014"): a period, not a measure.
+fn is_period_label(label: &str, cues: &Cues) -> bool {
+    let toks = words::tokens(label);
+    let period = |t: &String| {
+        words::month_number(t).is_some()
+            || words::quarter_in(&format!("{t} quarter")).is_some()
+            || words::quarter_in(t).is_some()
+            || cues.period_noun.contains(t)
+            || t.bytes().all(|b| b.is_ascii_digit() || b == b',')
+            || words::is_stop_word(t)
+    };
+    (words::month_in(label).is_some() || words::quarter_in(label).is_some())
+        && toks.iter().all(period)
 }
 
 /// The words an initialism stands for where the page defines it: the run
@@ -801,7 +828,7 @@ fn caption_names_total(
     aliases
 }
 
-/// Whether the labels (and a lost row) name two quarters or more.
+/// Whether the labels (and a lost row) name two quarters (or months) or more.
 fn quarters_differ(rows: &[Option<u8>], columns: &[Option<u8>], lost: Option<u8>) -> bool {
     let mut qs: Vec<u8> = rows
         .iter()
@@ -1164,16 +1191,19 @@ impl PageIndex {
         let mut flow_row_year = flow_row_years(schema, &printed_boundary);
         total_row_years(schema, cues, &mut flow_row_year);
         let row_boundary = bracket_years(schema, printed_boundary);
-        let row_year_ranges: Vec<Vec<(i32, i32)>> = schema
-            .rows
-            .iter()
-            .map(|(l, _)| {
-                super::cues::year_ranges(
-                    &super::cues::split_year_ranges(&words::normalise_question(l)),
-                    &cues.range_joiner,
-                )
-            })
-            .collect();
+        let label_year_ranges = |labels: &[(String, Option<i32>)]| -> Vec<Vec<(i32, i32)>> {
+            labels
+                .iter()
+                .map(|(l, _)| {
+                    super::cues::year_ranges(
+                        &super::cues::split_year_ranges(&words::normalise_question(l)),
+                        &cues.range_joiner,
+                    )
+                })
+                .collect()
+        };
+        let row_year_ranges = label_year_ranges(&schema.rows);
+        let column_year_ranges = label_year_ranges(&schema.columns);
         let mut row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
         schedule_total_names_years(
             schema,
@@ -1193,6 +1223,8 @@ impl PageIndex {
         let column_quarter = per_label(&schema.columns, words::quarter_in);
         let (lost_row_year, lost_row_quarter, lost_row_month) =
             lost_row_period(schema, &row_quarter);
+        let row_month = per_label(&schema.rows, words::month_in);
+        let column_month = per_label(&schema.columns, words::month_in);
         let total_word = cues.total_word.as_str();
         let is_total = |label: &str| words::tokens(label).iter().any(|w| w == total_word);
         let phrases: Vec<Vec<String>> = schema
@@ -1286,6 +1318,9 @@ impl PageIndex {
             lost_row_label_boundary,
             lost_row_listed,
             quarters_differ: quarters_differ(&row_quarter, &column_quarter, lost_row_quarter),
+            months_differ: quarters_differ(&row_month, &column_month, lost_row_month),
+            row_month,
+            column_month,
             row_quarter,
             lost_row_year,
             lost_row_quarter,
@@ -1303,6 +1338,7 @@ impl PageIndex {
                 lost_row_year.is_some() || lost_row_quarter.is_some() || lost_row_month.is_some(),
             ),
             row_year_ranges,
+            column_year_ranges,
             column_unnamed_group: unnamed_column_groups(schema, &column_words),
             column_quarter,
             column_dates: per_label(&schema.columns, words::dates_in),

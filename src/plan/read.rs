@@ -159,7 +159,7 @@ impl RulesPlanner {
         let text = page_synonyms(&text, &page, &self.cues.synonym_sets);
         let (mut years, constants) = question_numbers(&self.cues, &text);
         drop_name_years(&text, schema, &mut years);
-        drop_range_label_years(&text, schema, &self.cues.range_joiner, &mut years);
+        drop_range_label_years(&text, schema, &self.cues, &mut years);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
         let labels_masked = mask_label_phrases(&text, schema);
@@ -502,10 +502,13 @@ fn drop_name_years(text: &str, schema: &Schema, years: &mut Vec<i32>) {
 
 /// Drops from `years` the two years of a range the question prints when a
 /// row or column label prints the same range ("the nol set to expire
-/// between 2016 to 2020" beside a row "2016 to 2020"): the range names
-/// that label, not the period asked.
-fn drop_range_label_years(text: &str, schema: &Schema, joiners: &[String], years: &mut Vec<i32>) {
-    let asked = year_ranges(text, joiners);
+/// between 2016 to 2020" beside a row "2016 to 2020", "debt due in 2014
+/// and 2015" beside a column "2014-2015"): the range names that label, not
+/// the period asked.
+fn drop_range_label_years(text: &str, schema: &Schema, cues: &Cues, years: &mut Vec<i32>) {
+    let joiners = &cues.range_joiner;
+    let asked_joiners: Vec<String> = joiners.iter().chain(&cues.period_joiner).cloned().collect();
+    let asked = year_ranges(text, &asked_joiners);
     if asked.is_empty() {
         return;
     }
@@ -675,27 +678,50 @@ fn is_abbreviation(t: &str) -> bool {
 }
 
 /// `text` with the first phrase that spells an abbreviation a label prints
-/// (commas inside it dropped) written as that abbreviation, when no label
-/// or sentence of the page prints the phrase itself.
+/// ("r&d", or an initialism, "arpu"; commas inside the phrase dropped)
+/// written as that abbreviation, when no label (for an "&" abbreviation,
+/// no sentence either) of the page prints the phrase itself.
 fn abbreviate(text: &str, schema: &Schema, phrases: &[Vec<String>]) -> String {
     let toks: Vec<&str> = text.split_whitespace().collect();
     let kept: Vec<usize> = (0..toks.len()).filter(|&i| toks[i] != ",").collect();
     let words: Vec<String> = kept.iter().map(|&i| toks[i].to_string()).collect();
     let labels = schema.rows.iter().chain(schema.columns.iter());
     for abbreviation in labels.flat_map(|(l, _)| l.split_whitespace()) {
-        if !is_abbreviation(abbreviation) {
-            continue;
-        }
-        let letters: Vec<char> = abbreviation.chars().filter(|c| *c != '&').collect();
-        let Some((start, end)) = spelling_run(&words, &letters, true) else {
-            continue;
+        let initialism = !is_abbreviation(abbreviation);
+        let (letters, run) = if !initialism {
+            let letters: Vec<char> = abbreviation.chars().filter(|c| *c != '&').collect();
+            let Some((start, end)) = spelling_run(&words, &letters, true) else {
+                continue;
+            };
+            // each letter a word's own ("research and development"), not a
+            // stop word's ("so what was the percentage" is no "s&p")
+            let run = (start, end);
+            let content = words[start..end]
+                .iter()
+                .filter(|w| !words::is_stop_word(w))
+                .count();
+            if content != letters.len() {
+                continue;
+            }
+            (letters, run)
+        } else {
+            let Some(run) = initialism_run(&words, abbreviation) else {
+                continue;
+            };
+            (abbreviation.chars().collect(), run)
         };
+        let (start, end) = run;
         let run = &words[start..end];
-        // each letter a word's own ("research and development"), not a
-        // stop word's ("so what was the percentage" is no "s&p")
-        let content = run.iter().filter(|w| !words::is_stop_word(w)).count();
-        if content != letters.len()
-            || phrases
+        // an initialism a sentence spells out ("lower average revenue per
+        // user") still names the label: only a label's own spelling stops it
+        let labels = schema.rows.len() + schema.columns.len();
+        let looked_in = if initialism {
+            &phrases[..labels.min(phrases.len())]
+        } else {
+            phrases
+        };
+        if letters.is_empty()
+            || looked_in
                 .iter()
                 .any(|p| p.windows(run.len()).any(|w| w == run))
         {
@@ -708,6 +734,29 @@ fn abbreviate(text: &str, schema: &Schema, phrases: &[Vec<String>]) -> String {
         return format!(" {} ", out.join(" "));
     }
     text.to_string()
+}
+
+/// The run of `words` an initialism of a label spells out, a word of
+/// three to six letters ("arpu" for "average revenue per user"): each
+/// word gives a letter, stop words too ("per"), and three or more are
+/// content words; none when the question prints the initialism itself.
+fn initialism_run(words: &[String], initialism: &str) -> Option<(usize, usize)> {
+    let letters: Vec<char> = initialism.chars().collect();
+    if !(3..=6).contains(&letters.len())
+        || !letters.iter().all(char::is_ascii_lowercase)
+        || words::is_stop_word(initialism)
+        || words.iter().any(|w| w == initialism)
+    {
+        return None;
+    }
+    (0..words.len()).find_map(|start| {
+        let end = start + letters.len();
+        let run = words.get(start..end)?;
+        let spelled = run.iter().zip(&letters).all(|(w, c)| w.starts_with(*c));
+        let content = run.iter().filter(|w| !words::is_stop_word(w)).count();
+        let ends = !words::is_stop_word(&run[0]) && !words::is_stop_word(&run[run.len() - 1]);
+        (spelled && ends && content >= 3).then_some((start, end))
+    })
 }
 
 /// The first run of `tokens` whose initials spell `letters`, stop words

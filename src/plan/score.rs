@@ -508,6 +508,18 @@ impl Grounder<'_> {
                 f.set(F::quarter_other, 1.0);
             }
         }
+        // a month plays the quarter's part on a table of months
+        if let Some(m) = self.asked_month.filter(|_| self.page.months_differ) {
+            let labels = [
+                self.page.row_month[cell.row],
+                self.page.column_month[cell.column],
+            ];
+            if labels.contains(&Some(m)) {
+                f.set(F::quarter_match, 1.0);
+            } else if labels.iter().flatten().any(|l| *l != m) {
+                f.set(F::quarter_other, 1.0);
+            }
+        }
         if self.earlier.contains(&cell.row_label) {
             f.set(F::earlier_row, 1.0);
         }
@@ -529,6 +541,19 @@ impl Grounder<'_> {
                 f.set(F::cell_year_match, 1.0);
                 return;
             }
+        }
+        if let Some(range) = self.asked_column_range {
+            // the range asked is a column's: that column is the period
+            let printed = self.page.column_year_ranges[cell.column].contains(&range);
+            f.set(
+                if printed {
+                    F::cell_year_match
+                } else {
+                    F::cell_year_other
+                },
+                1.0,
+            );
+            return;
         }
         let cell_year = cell
             .column_year
@@ -815,6 +840,15 @@ impl Grounder<'_> {
             AskedUnit::Money if !money && !fact.percent => f.set(F::unit_disagrees, 1.0),
             AskedUnit::Count if money => f.set(F::count_of_money, 1.0),
             _ => {}
+        }
+        // "12,500 , 5,300 and 3,150 shares withheld in october , november
+        // and december , respectively": the month beside the number
+        if let Some(m) = self.asked_month {
+            match words::month_in(&fact.context) {
+                Some(fm) if fm == m => f.set(F::quarter_match, 1.0),
+                Some(_) => f.set(F::quarter_other, 1.0),
+                None => {}
+            }
         }
         if fact.is_change {
             if self.wants_printed_change.get() {
