@@ -6467,3 +6467,25 @@ fn a_month_asked_names_a_row_of_that_month_on_a_table_by_month() {
         &[Num("121908"), Num("18742")],
     );
 }
+
+#[test]
+fn a_count_is_no_row_of_a_one_column_table_whose_header_is_an_amount() {
+    // the first row ("cash acquired $ 3,118") went into the only header:
+    // every row is an amount of money, no count of hospitals
+    let allocation: &[&[&str]] = &[
+        &["", "$ 3,118"],
+        &["accounts receivable", "4,762"],
+        &["goodwill", "79,382"],
+        &["total assets acquired", "87,262"],
+        &["liabilities assumed", "( 11,862 )"],
+        &["net assets acquired", "75,400"],
+    ];
+    check(
+        allocation,
+        "during 2013 we acquired 14 independent animal hospitals for aggregate consideration \
+         of $ 75.4 million . the acquired hospitals had combined annual revenue of about $ 71 \
+         million . the purchase price was allocated as follows ( in thousands ) :",
+        &["how many hospitals were acquired?"],
+        &[Num("14")],
+    );
+}

@@ -86,7 +86,9 @@ pub fn split_sentences(text: &str, section: &'static str, first_index: usize) ->
         current.clear();
     };
     for token in text.split_whitespace() {
-        let ends = token == "." || token == ";";
+        // "u.s ." is an abbreviation and its own period, no sentence's end
+        let after_initials = current.last().is_some_and(|t| is_initials(t));
+        let ends = (token == "." && !after_initials) || token == ";";
         current.push(token.to_string());
         if ends {
             flush(&mut current, &mut sentences);
@@ -94,6 +96,17 @@ pub fn split_sentences(text: &str, section: &'static str, first_index: usize) ->
     }
     flush(&mut current, &mut sentences);
     sentences
+}
+
+/// Whether a token is initials joined by periods, the last one's period
+/// printed apart: "u.s", "u.k", "s.a", "non-u.s".
+fn is_initials(token: &str) -> bool {
+    let bare = token.rsplit('-').next().unwrap_or(token);
+    let parts: Vec<&str> = bare.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| (1..=2).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 const SCALE_WORDS: [(&str, &str); 8] = [
@@ -910,6 +923,22 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].text, "the u.s. grew 1.5 % .");
         assert_eq!(s[1].index, 4);
+    }
+
+    #[test]
+    fn the_period_of_initials_printed_apart_ends_no_sentence() {
+        let s = split_sentences(
+            "we prepared 24.6 million u.s . tax returns in 2014 . non-u.s . sales fell .",
+            "post_text",
+            0,
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            s[0].text,
+            "we prepared 24.6 million u.s . tax returns in 2014 ."
+        );
+        assert!(is_initials("u.s") && is_initials("s.a") && is_initials("non-u.s"));
+        assert!(!is_initials("1.5") && !is_initials("inc") && !is_initials("corp."));
     }
 
     #[test]

@@ -70,6 +70,10 @@ pub(super) struct PageIndex {
     /// Which columns count units ("number of shares"): a word of the
     /// quantity list and none of the unit-price list.
     pub column_counts: Vec<bool>,
+    /// Which columns are amounts of money: the header is only a number
+    /// printed with a currency sign ("$ 3,118"), the first row of a
+    /// one-unit table that the header took; its rows share that unit.
+    pub column_money: Vec<bool>,
     /// Which rows print a catch-all word ("other revenues").
     pub row_is_catch_all: Vec<bool>,
     /// Which rows and columns are totals (print the total word).
@@ -1274,6 +1278,13 @@ impl PageIndex {
             column_percent: per_label(&schema.columns, marks_percent),
             column_unit_price: price.iter().zip(&quantity).map(|(p, q)| *p && !q).collect(),
             column_counts: quantity.iter().zip(&price).map(|(q, p)| *q && !p).collect(),
+            column_money: (0..schema.columns.len())
+                .map(|c| {
+                    schema.header_numbers.iter().any(|h| {
+                        h.column == c && h.words.trim().is_empty() && h.raw.starts_with('$')
+                    })
+                })
+                .collect(),
             // "per share", not "per day": a rate over time is no unit's
             row_per_unit: per_label(&schema.rows, |l| {
                 let spaced = format!(" {} ", words::tokens(l).join(" "));

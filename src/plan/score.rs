@@ -462,7 +462,8 @@ impl Grounder<'_> {
         }
         // "how many tons were shipped?": a cell printed with a currency
         // sign is money, no count
-        if self.asked_unit == AskedUnit::Count && cell.raw.trim_start().starts_with('$') {
+        let money = cell.raw.trim_start().starts_with('$') || self.page.column_money[cell.column];
+        if self.asked_unit == AskedUnit::Count && money {
             f.set(F::count_of_money, 1.0);
         }
         if let Some(b) = boundary {
