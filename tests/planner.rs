@@ -6489,3 +6489,62 @@ fn a_count_is_no_row_of_a_one_column_table_whose_header_is_an_amount() {
         &[Num("14")],
     );
 }
+
+#[test]
+fn money_asked_is_no_row_whose_label_states_a_physical_unit() {
+    let operations: &[&[&str]] = &[
+        &["", "2013", "2012"],
+        &["passengers carried", "1,948,300", "1,872,450"],
+        &["fuel consumption ( metric tons )", "916,800", "854,100"],
+        &[
+            "refined product yields ( thousand barrels per day )",
+            "512.3",
+            "498.6",
+        ],
+    ];
+    check(
+        operations,
+        "fuel expense was $ 612.4 million and $ 598.7 million in 2013 and 2012 , respectively . \
+         refining operating income was $ 1,892.3 million in 2013 compared with $ 1,284.6 \
+         million in 2012 . selected statistics :",
+        &[
+            "how much was spent on fuel in 2012?",
+            "what did the refining business earn in 2012?",
+        ],
+        &[Num("598.7"), Num("1284.6")],
+    );
+}
+
+#[test]
+fn buybacks_are_the_repurchases_a_clause_after_and_states() {
+    // ", and repurchased 3.8 million shares for $ 241.6 million": the words
+    // after ", and" are the next amounts', not the dividends' total
+    let text = "in 2014 , we paid quarterly dividends of $ 0.25 per share , totaling $ 87.4 \
+                million , and repurchased 3.8 million shares for $ 241.6 million .";
+    check(
+        SALES,
+        text,
+        &["how much did they spend on buybacks in 2014?"],
+        &[Num("241.6")],
+    );
+}
+
+#[test]
+fn an_amount_of_a_sentence_without_a_year_is_of_the_year_the_sentence_before_prints() {
+    let by_quarter: &[&[&str]] = &[
+        &["", "fiscal 2014 net sales", "fiscal 2013 net sales"],
+        &["first quarter", "18,642", "17,998"],
+        &["second quarter", "22,105", "21,276"],
+    ];
+    check(
+        by_quarter,
+        "net sales for fiscal 2014 were $ 77.5 billion . we returned $ 9.4 billion to \
+         shareholders through share repurchases of $ 7,012 million and dividends of $ 2,388 \
+         million . net sales by fiscal quarter ( in millions ) :",
+        &[
+            "how much went to share repurchases in fiscal 2014?",
+            "and to dividends?",
+        ],
+        &[Num("7012"), Num("2388")],
+    );
+}

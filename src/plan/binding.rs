@@ -155,14 +155,15 @@ fn owners(
             after.start
         };
         // "revenue of $ 214.6 million and operating income of $ 18.9
-        // million": words that open with "and" name the next amount
+        // million", "totaling $ 87.4 million , and repurchased 3.8 million
+        // shares": words that open with "and" (a comma before it aside)
+        // name the next amount
+        let opening = after.clone().find(|&i| tokens[i] != ",");
         let opens_next = a + 1 < n
-            && !after.is_empty()
-            && cues
-                .addition_connector
-                .iter()
-                .any(|w| w == tokens[after.start])
-            && after.clone().skip(1).any(|i| !words[i].is_empty());
+            && opening.is_some_and(|o| {
+                cues.addition_connector.iter().any(|w| w == tokens[o])
+                    && (o + 1..after.end).any(|i| !words[i].is_empty())
+            });
         if opens_next {
             for i in after {
                 owner[i] = Some(Owner::Before(a + 1));

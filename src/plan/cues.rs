@@ -174,6 +174,8 @@ pub(super) struct Cues {
     /// prices a unit.
     pub quantity_word: Vec<String>,
     pub unit_price_word: Vec<String>,
+    /// Units of physical quantities ("metric tons", "barrels").
+    pub quantity_unit: Vec<String>,
     /// Words that ask for an amount of money ("spent", "paid").
     pub money_ask: Vec<String>,
     /// Words that ask for a count ("how many").
@@ -346,6 +348,7 @@ impl Cues {
             complement_word: longest_first("ComplementWord"),
             quantity_word: stemmed("QuantityWord"),
             unit_price_word: stemmed("UnitPriceWord"),
+            quantity_unit: longest_first("QuantityUnit"),
             money_ask: longest_first("MoneyAsk"),
             count_ask: longest_first("CountAsk"),
             per_word: longest_first("PerWord"),

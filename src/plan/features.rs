@@ -89,7 +89,7 @@ features! {
     fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
     fact_change_unasked = -0.4, "A change the text states (\"decreased $ 13 million\") when the question asks for a level.";
     fact_change_asked = 0.6, "A change the text states when the question asks for the change in one year.";
-    unit_disagrees = -0.6, "A text number printed without a currency sign when the question asks for money (\"spent\", \"paid\").";
+    unit_disagrees = -0.6, "A text number printed without a currency sign, or a cell whose row or column label states a unit of a physical quantity (\"( metric tons )\"), when the question asks for money (\"spent\", \"paid\").";
     count_of_money = -1.5, "A number printed with a currency sign (in the text, a cell or a column header) when the question asks how many: an amount of money or a price is no count.";
     lost_row_name = 1.25, "Share of the mention's words (weighted by rarity) that no row or column label prints, for a number of the first row the table lost into its headers with its name: words no label prints can name only that row or the text.";
     lost_row_combines = 1.2, "For a number of the first row the table lost into its headers with its name: each of the mention's words (two or more) is printed by some row label but no row prints them all (\"funeral revenue\" beside \"funeral gross profit\" and \"cemetery revenue\"): the lost row's name completes the labels' pattern.";

@@ -70,6 +70,11 @@ pub(super) struct PageIndex {
     /// Which columns count units ("number of shares"): a word of the
     /// quantity list and none of the unit-price list.
     pub column_counts: Vec<bool>,
+    /// Which rows, and which columns, state a unit of a physical quantity
+    /// ("fuel consumption ( metric tons )") not after a per word ("price
+    /// per barrel"): they measure no money.
+    pub row_quantity_unit: Vec<bool>,
+    pub column_quantity_unit: Vec<bool>,
     /// Which columns are amounts of money: the header is only a number
     /// printed with a currency sign ("$ 3,118"), the first row of a
     /// one-unit table that the header took; its rows share that unit.
@@ -702,6 +707,20 @@ fn schedule_total_names_years(
     }
 }
 
+/// Whether a label states a unit of a physical quantity ("( metric tons
+/// )", "thousand barrels per day") that no per word comes just before
+/// ("price per barrel" prices one).
+fn states_quantity_unit(label: &str, cues: &Cues) -> bool {
+    let toks = words::tokens(label);
+    let spaced = format!(" {} ", toks.join(" "));
+    cues.quantity_unit.iter().any(|u| {
+        spaced.match_indices(&format!(" {u} ")).any(|(at, _)| {
+            let before = spaced[..at].split_whitespace().last().unwrap_or("");
+            !cues.per_word.iter().any(|p| p == before)
+        })
+    })
+}
+
 /// Whether a label names only a month or a quarter ("january", "fourth
 /// quarter", "march 2014"): a period, not a measure.
 fn is_period_label(label: &str, cues: &Cues) -> bool {
@@ -1278,6 +1297,8 @@ impl PageIndex {
             column_percent: per_label(&schema.columns, marks_percent),
             column_unit_price: price.iter().zip(&quantity).map(|(p, q)| *p && !q).collect(),
             column_counts: quantity.iter().zip(&price).map(|(q, p)| *q && !p).collect(),
+            row_quantity_unit: per_label(&schema.rows, |l| states_quantity_unit(l, cues)),
+            column_quantity_unit: per_label(&schema.columns, |l| states_quantity_unit(l, cues)),
             column_money: (0..schema.columns.len())
                 .map(|c| {
                     schema.header_numbers.iter().any(|h| {

@@ -462,6 +462,13 @@ impl Grounder<'_> {
         }
         // "how many tons were shipped?": a cell printed with a currency
         // sign is money, no count
+        // "how much was spent on fuel?": a label in metric tons is no money
+        if self.asked_unit == AskedUnit::Money
+            && (self.page.row_quantity_unit[cell.row]
+                || self.page.column_quantity_unit[cell.column])
+        {
+            f.set(F::unit_disagrees, 1.0);
+        }
         let money = cell.raw.trim_start().starts_with('$') || self.page.column_money[cell.column];
         if self.asked_unit == AskedUnit::Count && money {
             f.set(F::count_of_money, 1.0);
@@ -815,7 +822,7 @@ impl Grounder<'_> {
             }
             _ => a.year,
         };
-        Self::fact_year_features(&mut f, fact, year);
+        self.fact_year_features(&mut f, fact, year);
         if self.fact_prints_date(fact, year) {
             f.set(F::date_match, 1.0);
         }
@@ -903,15 +910,35 @@ impl Grounder<'_> {
         })
     }
 
+    /// Whether the fact is an amount (a currency sign or a scale word)
+    /// whose sentence prints no year and the sentence before it (in the
+    /// same part of the page) prints `y`: the sentence goes on about that
+    /// year ("net sales for fiscal 2014 were ... . we returned $ 9.4
+    /// billion to shareholders through share repurchases of ...").
+    fn continues_year(&self, fact: &FactEntry, y: i32) -> bool {
+        let s = fact.sentence;
+        let pre = self.schema.pre_sentences;
+        let amount = fact.raw.starts_with('$') || fact.scale.is_some();
+        amount
+            && s > 0
+            && (s < pre) == (s - 1 < pre)
+            && words::years_in(&fact.sentence_text).is_empty()
+            && self
+                .schema
+                .sentences
+                .get(s - 1)
+                .is_some_and(|prev| words::years_in(prev).contains(&y))
+    }
+
     /// A text number's year (or its sentence's) against the year asked.
-    fn fact_year_features(f: &mut FeatureVector, fact: &FactEntry, year: Option<i32>) {
+    fn fact_year_features(&self, f: &mut FeatureVector, fact: &FactEntry, year: Option<i32>) {
         match (year, fact.year) {
             (Some(y), Some(fy)) if y == fy || fact.also_years.contains(&y) => {
                 f.set(F::fact_year_match, 1.0)
             }
             (Some(_), Some(_)) => f.set(F::fact_year_other, 1.0),
             (Some(y), None) => {
-                if fact.sentence_text.contains(&y.to_string()) {
+                if fact.sentence_text.contains(&y.to_string()) || self.continues_year(fact, y) {
                     f.set(F::fact_year_in_sentence, 1.0);
                 } else {
                     f.set(F::fact_year_absent, 1.0);
