@@ -510,11 +510,7 @@ impl Grounder<'_> {
                 self.page.row_quarter[cell.row],
                 self.page.column_quarter[cell.column],
             ];
-            if labels.contains(&Some(q)) {
-                f.set(F::quarter_match, 1.0);
-            } else if labels.iter().flatten().any(|l| *l != q) {
-                f.set(F::quarter_other, 1.0);
-            }
+            Self::period_features(f, q, &labels);
         }
         // a month plays the quarter's part on a table of months
         if let Some(m) = self.asked_month.filter(|_| self.page.months_differ) {
@@ -522,11 +518,7 @@ impl Grounder<'_> {
                 self.page.row_month[cell.row],
                 self.page.column_month[cell.column],
             ];
-            if labels.contains(&Some(m)) {
-                f.set(F::quarter_match, 1.0);
-            } else if labels.iter().flatten().any(|l| *l != m) {
-                f.set(F::quarter_other, 1.0);
-            }
+            Self::period_features(f, m, &labels);
         }
         if self.earlier.contains(&cell.row_label) {
             f.set(F::earlier_row, 1.0);
@@ -738,23 +730,15 @@ impl Grounder<'_> {
             // a year in the header ("2009 $ 17.84") is the column's: the
             // lost row is still the quarter before the rows'; else the
             // column's own quarter ("fourth quarter $ 28.40" over a "low" row)
-            match self
+            let printed = self
                 .page
                 .lost_row_quarter
-                .or(self.page.column_quarter[h.column])
-            {
-                Some(l) if l == q => f.set(F::quarter_match, 1.0),
-                Some(_) => f.set(F::quarter_other, 1.0),
-                None => {}
-            }
+                .or(self.page.column_quarter[h.column]);
+            Self::period_features(&mut f, q, &[printed]);
         }
         // a month plays the quarter's part on a table of months
-        if let (Some(m), Some(l)) = (self.asked_month, self.page.lost_row_month) {
-            if m == l {
-                f.set(F::quarter_match, 1.0);
-            } else {
-                f.set(F::quarter_other, 1.0);
-            }
+        if let Some(m) = self.asked_month {
+            Self::period_features(&mut f, m, &[self.page.lost_row_month]);
         }
         if let Some(asked) = a.boundary {
             if let Some(b) = self.page.lost_row_label_boundary {
@@ -852,11 +836,7 @@ impl Grounder<'_> {
         // "12,500 , 5,300 and 3,150 shares withheld in october , november
         // and december , respectively": the month beside the number
         if let Some(m) = self.asked_month {
-            match words::month_in(&fact.context) {
-                Some(fm) if fm == m => f.set(F::quarter_match, 1.0),
-                Some(_) => f.set(F::quarter_other, 1.0),
-                None => {}
-            }
+            Self::period_features(&mut f, m, &[words::month_in(&fact.context)]);
         }
         if fact.is_change {
             if self.wants_printed_change.get() {
@@ -908,6 +888,16 @@ impl Grounder<'_> {
                 .iter()
                 .any(|(pm, pd, _)| pm == m && d.is_none_or(|d| *pd == Some(d)))
         })
+    }
+
+    /// The quarter (or month) asked against those a candidate's labels or
+    /// words print: one of them, or only others.
+    fn period_features(f: &mut FeatureVector, asked: u8, printed: &[Option<u8>]) {
+        if printed.contains(&Some(asked)) {
+            f.set(F::quarter_match, 1.0);
+        } else if printed.iter().flatten().any(|p| *p != asked) {
+            f.set(F::quarter_other, 1.0);
+        }
     }
 
     /// Whether the fact is an amount (a currency sign or a scale word)
