@@ -148,6 +148,9 @@ pub(super) struct Cues {
     pub period_joiner: Vec<String>,
     /// Words between the first and last year of a range ("2007 through 2009").
     pub range_joiner: Vec<String>,
+    /// Words that join the two ends of a range of years a question asks
+    /// for: the range joiners and the period joiners ("2014 and 2015").
+    pub asked_range_joiner: Vec<String>,
     /// Nouns of time that a reference word before them points at ("of that year").
     pub period_noun: Vec<String>,
     /// Words saying what kind of year is meant ("fiscal 2007"), stemmed.
@@ -335,6 +338,10 @@ impl Cues {
             compared_lead: plain("ComparedLead"),
             period_joiner: plain("PeriodJoiner"),
             range_joiner: plain("RangeJoiner"),
+            asked_range_joiner: plain("RangeJoiner")
+                .into_iter()
+                .chain(plain("PeriodJoiner"))
+                .collect(),
             period_noun: plain("PeriodNoun"),
             period_qualifier: stemmed("PeriodQualifier"),
             within_word: plain("WithinWord"),

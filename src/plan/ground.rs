@@ -911,13 +911,7 @@ fn synonym_says(cues: &Cues, question: &str, says: impl Fn(&str) -> bool) -> boo
 /// 2015").
 fn asked_year_ranges(question: &str, cues: &Cues) -> Vec<(i32, i32)> {
     use super::cues::{split_year_ranges, year_ranges};
-    let joiners: Vec<String> = cues
-        .range_joiner
-        .iter()
-        .chain(&cues.period_joiner)
-        .cloned()
-        .collect();
-    year_ranges(&split_year_ranges(question), &joiners)
+    year_ranges(&split_year_ranges(question), &cues.asked_range_joiner)
 }
 
 /// Words that meet: equal, one a short extension of the other ("africa"

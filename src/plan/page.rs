@@ -61,6 +61,15 @@ pub(super) struct PageIndex {
     /// Each text number is a rate per unit of something ("$ 38.12 per
     /// megawatt-hour"), not per a length of time.
     pub fact_per_unit: Vec<bool>,
+    /// The month each text number's words name, if one (see
+    /// [`words::month_in`]).
+    pub fact_month: Vec<Option<u8>>,
+    /// For each text number that is an amount (a currency sign or a scale
+    /// word) in a sentence printing no year, the years the sentence before
+    /// it prints in the same part of the page: the sentence goes on about
+    /// them ("net sales for fiscal 2014 were ... . we returned $ 9.4
+    /// billion to shareholders ..."); empty for other numbers.
+    pub fact_carried_years: Vec<Vec<i32>>,
     pub column_percent: Vec<bool>,
     /// Which columns price one unit of what their rows count ("weighted
     /// average exercise price per share"): a word of the unit-price list
@@ -404,6 +413,26 @@ fn restated_as(f: &FactEntry) -> Option<String> {
     (!words.is_empty()).then(|| words::stem(&words))
 }
 
+/// The years a text number's sentence carries over from the sentence
+/// before (see [`PageIndex::fact_carried_years`]).
+fn carried_years(schema: &Schema, fact: &FactEntry) -> Vec<i32> {
+    let s = fact.sentence;
+    let pre = schema.pre_sentences;
+    let amount = fact.raw.starts_with('$') || fact.scale.is_some();
+    if !amount
+        || s == 0
+        || (s < pre) != (s - 1 < pre)
+        || !words::years_in(&fact.sentence_text).is_empty()
+    {
+        return Vec::new();
+    }
+    schema
+        .sentences
+        .get(s - 1)
+        .map(|prev| words::years_in(prev))
+        .unwrap_or_default()
+}
+
 /// A text number is a rate per unit of something: a per word follows it
 /// (after its scale word), and no length of time ("per megawatt-hour", not
 /// "per year").
@@ -662,6 +691,7 @@ fn schedule_total_names_years(
     row_words: &[Vec<String>],
     column_words: &[Vec<String>],
     row_year_ranges: &[Vec<(i32, i32)>],
+    caption: &[String],
     row_caption_words: &mut [Vec<String>],
 ) {
     let total = words::stem(&cues.total_word);
@@ -688,13 +718,13 @@ fn schedule_total_names_years(
             .iter()
             .chain(&row_caption_words[*t])
             .filter(|w| **w != total)
+            .chain(caption)
             .cloned()
-            .chain(caption_words(schema, cues).unwrap_or_default())
             .collect(),
         // no total: the caption names what each year row measures, when
         // no column names a measure of its own
         ([.., _, _], []) if column_words.iter().all(|c| cues.specific(c).is_empty()) => {
-            caption_words(schema, cues).unwrap_or_default()
+            caption.to_vec()
         }
         _ => return,
     };
@@ -811,15 +841,15 @@ fn caption_words(schema: &Schema, cues: &Cues) -> Option<Vec<String>> {
 /// its caption, the sentence just before the table ("the following table
 /// summarizes our contractual obligations"), less months and cue words.
 fn caption_names_total(
-    schema: &Schema,
     cues: &Cues,
+    caption: &[String],
     row_words: &[Vec<String>],
     row_boundary: &[Option<Boundary>],
 ) -> Vec<Vec<String>> {
     let mut aliases: Vec<Vec<String>> = vec![Vec::new(); row_words.len()];
-    let Some(words) = caption_words(schema, cues) else {
+    if caption.is_empty() {
         return aliases;
-    };
+    }
     let total = words::stem(&cues.total_word);
     // a roll-forward's closing balance is the amount the caption names;
     // every closing row after the last opening one ("net balance at
@@ -841,7 +871,7 @@ fn caption_names_total(
     for (row, label) in row_words.iter().enumerate() {
         let bare_total = !label.is_empty() && label.iter().all(|w| *w == total);
         if bare_total || closing(row) || opening(row) {
-            for w in &words {
+            for w in caption {
                 if !aliases[row].contains(w) {
                     aliases[row].push(w.clone());
                 }
@@ -1227,13 +1257,15 @@ impl PageIndex {
         };
         let row_year_ranges = label_year_ranges(&schema.rows);
         let column_year_ranges = label_year_ranges(&schema.columns);
-        let mut row_caption_words = caption_names_total(schema, cues, &row_words, &row_boundary);
+        let caption = caption_words(schema, cues).unwrap_or_default();
+        let mut row_caption_words = caption_names_total(cues, &caption, &row_words, &row_boundary);
         schedule_total_names_years(
             schema,
             cues,
             &row_words,
             &column_words,
             &row_year_ranges,
+            &caption,
             &mut row_caption_words,
         );
         let idf = inverse_document_frequency(&[&row_words, &column_words, &sentence_words]);
@@ -1289,6 +1321,16 @@ impl PageIndex {
             row_is_total: per_label(&schema.rows, is_total),
             row_head_words: per_label(&schema.rows, |l| head_of_part(l, cues)),
             row_percent: per_label(&schema.rows, marks_percent),
+            fact_month: schema
+                .facts
+                .iter()
+                .map(|f| words::month_in(&f.context))
+                .collect(),
+            fact_carried_years: schema
+                .facts
+                .iter()
+                .map(|f| carried_years(schema, f))
+                .collect(),
             fact_per_unit: schema
                 .facts
                 .iter()

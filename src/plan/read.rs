@@ -159,7 +159,7 @@ impl RulesPlanner {
         let text = page_synonyms(&text, &page, &self.cues.synonym_sets);
         let (mut years, constants) = question_numbers(&self.cues, &text);
         drop_name_years(&text, schema, &mut years);
-        drop_range_label_years(&text, schema, &self.cues, &mut years);
+        drop_range_label_years(&text, &page, &self.cues, &mut years);
         // Mask phrases of two or more words that the page uses as labels, so
         // that "weighted average exercise price" does not read as an average.
         let labels_masked = mask_label_phrases(&text, schema);
@@ -505,20 +505,15 @@ fn drop_name_years(text: &str, schema: &Schema, years: &mut Vec<i32>) {
 /// between 2016 to 2020" beside a row "2016 to 2020", "debt due in 2014
 /// and 2015" beside a column "2014-2015"): the range names that label, not
 /// the period asked.
-fn drop_range_label_years(text: &str, schema: &Schema, cues: &Cues, years: &mut Vec<i32>) {
-    let joiners = &cues.range_joiner;
-    let asked_joiners: Vec<String> = joiners.iter().chain(&cues.period_joiner).cloned().collect();
-    let asked = year_ranges(text, &asked_joiners);
-    if asked.is_empty() {
-        return;
-    }
-    let printed: Vec<(i32, i32)> = schema
-        .rows
-        .iter()
-        .chain(&schema.columns)
-        .flat_map(|(l, _)| year_ranges(&split_year_ranges(&words::normalise_question(l)), joiners))
-        .collect();
-    for (a, b) in asked.into_iter().filter(|r| printed.contains(r)) {
+fn drop_range_label_years(text: &str, page: &PageIndex, cues: &Cues, years: &mut Vec<i32>) {
+    let asked = year_ranges(text, &cues.asked_range_joiner);
+    let printed = |r: &(i32, i32)| {
+        page.row_year_ranges
+            .iter()
+            .chain(&page.column_year_ranges)
+            .any(|ranges| ranges.contains(r))
+    };
+    for (a, b) in asked.into_iter().filter(printed) {
         years.retain(|y| *y != a && *y != b);
     }
 }

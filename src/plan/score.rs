@@ -806,7 +806,7 @@ impl Grounder<'_> {
             }
             _ => a.year,
         };
-        self.fact_year_features(&mut f, fact, year);
+        self.fact_year_features(&mut f, k, fact, year);
         if self.fact_prints_date(fact, year) {
             f.set(F::date_match, 1.0);
         }
@@ -836,7 +836,7 @@ impl Grounder<'_> {
         // "12,500 , 5,300 and 3,150 shares withheld in october , november
         // and december , respectively": the month beside the number
         if let Some(m) = self.asked_month {
-            Self::period_features(&mut f, m, &[words::month_in(&fact.context)]);
+            Self::period_features(&mut f, m, &[self.page.fact_month[k]]);
         }
         if fact.is_change {
             if self.wants_printed_change.get() {
@@ -900,35 +900,23 @@ impl Grounder<'_> {
         }
     }
 
-    /// Whether the fact is an amount (a currency sign or a scale word)
-    /// whose sentence prints no year and the sentence before it (in the
-    /// same part of the page) prints `y`: the sentence goes on about that
-    /// year ("net sales for fiscal 2014 were ... . we returned $ 9.4
-    /// billion to shareholders through share repurchases of ...").
-    fn continues_year(&self, fact: &FactEntry, y: i32) -> bool {
-        let s = fact.sentence;
-        let pre = self.schema.pre_sentences;
-        let amount = fact.raw.starts_with('$') || fact.scale.is_some();
-        amount
-            && s > 0
-            && (s < pre) == (s - 1 < pre)
-            && words::years_in(&fact.sentence_text).is_empty()
-            && self
-                .schema
-                .sentences
-                .get(s - 1)
-                .is_some_and(|prev| words::years_in(prev).contains(&y))
-    }
-
     /// A text number's year (or its sentence's) against the year asked.
-    fn fact_year_features(&self, f: &mut FeatureVector, fact: &FactEntry, year: Option<i32>) {
+    fn fact_year_features(
+        &self,
+        f: &mut FeatureVector,
+        k: usize,
+        fact: &FactEntry,
+        year: Option<i32>,
+    ) {
         match (year, fact.year) {
             (Some(y), Some(fy)) if y == fy || fact.also_years.contains(&y) => {
                 f.set(F::fact_year_match, 1.0)
             }
             (Some(_), Some(_)) => f.set(F::fact_year_other, 1.0),
             (Some(y), None) => {
-                if fact.sentence_text.contains(&y.to_string()) || self.continues_year(fact, y) {
+                if fact.sentence_text.contains(&y.to_string())
+                    || self.page.fact_carried_years[k].contains(&y)
+                {
                     f.set(F::fact_year_in_sentence, 1.0);
                 } else {
                     f.set(F::fact_year_absent, 1.0);
