@@ -6548,3 +6548,66 @@ fn an_amount_of_a_sentence_without_a_year_is_of_the_year_the_sentence_before_pri
         &[Num("7012"), Num("2388")],
     );
 }
+
+/// Segments by fiscal year: the text states what the table does not.
+const FISCAL_SEGMENTS: TableRows = &[
+    &["", "fiscal 2010", "fiscal 2009"],
+    &["household products", "$ 2,104.7", "$ 1,998.2"],
+    &["personal care", "1,512.3", "1,433.0"],
+    &["total net sales", "$ 3,617.0", "$ 3,431.2"],
+];
+
+#[test]
+fn a_fiscal_year_column_is_a_period_not_a_numbered_name() {
+    // "fiscal 2010" is the question's period: it names no cell by its
+    // number, so the text's amount that the words name wins
+    check(
+        FISCAL_SEGMENTS,
+        "the board approved a new share repurchase program in fiscal 2010 . at year end , \
+         approximately $ 240 million of the program remained available .",
+        &["how much of the program was left in fiscal 2010?"],
+        &[Num("240")],
+    );
+}
+
+#[test]
+fn a_price_is_money_and_a_number_of_things_is_a_count() {
+    let text = "aircraft fuel . we consumed approximately 1.21 billion gallons of jet fuel in \
+                2008 compared with 1.26 billion gallons in 2007 , and our average fuel price per \
+                gallon , including taxes , into-plane fees and the effect of fuel hedges , was $ \
+                3.08 in 2008 compared with $ 2.18 in 2007 . as of december 31 , 2008 , the \
+                closing price of our stock was $ 14.20 , and there were approximately 1,450 \
+                holders of record .";
+    check(
+        SALES,
+        text,
+        &[
+            "what was the average fuel price per gallon in 2008?",
+            "at the date of the closing price, what was the number of holders of record?",
+        ],
+        &[Num("3.08"), Num("1450")],
+    );
+}
+
+#[test]
+fn a_year_before_the_number_a_header_lost_labels_its_column() {
+    // the first row ("discount rate") went into the headers, each after
+    // its column's year
+    let rates: &[&[&str]] = &[
+        &["", "2010 5.2%", "2009 5.8%", "2008 6.1%"],
+        &[
+            "expected long-term return on plan assets",
+            "7.75%",
+            "8.0%",
+            "8.0%",
+        ],
+        &["rate of compensation increase", "4.0%", "4.0%", "4.25%"],
+    ];
+    check(
+        rates,
+        "the weighted-average assumptions used to determine net periodic benefit cost , \
+         beginning with the discount rate , were as follows :",
+        &["what was the discount rate in 2009?", "and in 2008?"],
+        &[Num("5.8"), Num("6.1")],
+    );
+}

@@ -59,9 +59,13 @@ pub fn header_number(header: &str) -> Option<HeaderNumber> {
         }
     }
     let token = |k: usize| &header[spans[k].0..spans[k].1];
-    // the run of number-like tokens that ends the header
+    // the run of number-like tokens that ends the header; a year before
+    // another number is the column's label, not part of it (`2010 5.2%`)
     let mut start = end;
-    while start > 0 && is_number_like(token(start - 1)) {
+    while start > 0
+        && is_number_like(token(start - 1))
+        && !(start < end && as_year(token(start - 1)).is_some())
+    {
         start -= 1;
     }
     // the longest of its tails the cell parser reads as one number
@@ -235,6 +239,10 @@ mod tests {
         );
         // a glued day and year needs its month to be a date
         number("$ 602011", "602011", "$ 602011", "", Currency);
+        // a year before the number labels the column
+        number("2010 5.2%", "5.2", "5.2%", "2010", Percent);
+        number("2009 48.6", "48.6", "48.6", "2009", NoUnit);
+        number("2010 $ 1,507", "1507", "$ 1,507", "2010", Currency);
     }
 
     #[test]

@@ -547,7 +547,11 @@ fn assign_years_unbracketed(tokens: &[String], years: &[(usize, i32)], numbers: 
         v
     };
     let respectively = tokens.iter().any(|t| t.starts_with("respectively"));
-    let year_runs = runs(years, |(p, _)| *p, if respectively { 5 } else { 2 });
+    let year_runs: Vec<Vec<(usize, i32)>> =
+        runs(years, |(p, _)| *p, if respectively { 5 } else { 2 })
+            .into_iter()
+            .flat_map(|run| split_at_respectively(run, tokens))
+            .collect();
     let amount_runs = runs(&amount_idx, |k| numbers[*k].token_index, 5);
     let mut listed = vec![false; numbers.len()];
     for year_run in year_runs.iter().rev() {
@@ -664,12 +668,14 @@ fn assign_years_unbracketed(tokens: &[String], years: &[(usize, i32)], numbers: 
         let closes_earlier = |p: usize| {
             amount_idx.iter().any(|j| {
                 let at = numbers[*j].token_index;
-                at < p && p - at <= 6 && !amount_between(at, p)
+                at < p && p - at <= 8 && !amount_between(at, p)
             })
         };
+        // (its own phrase may run a little further: "to $ 1.38 billion at
+        // the end of fiscal 2015")
         let own_after = years
             .iter()
-            .find(|(p, _)| *p > i && *p - i <= 6 && !amount_between(i, *p) && !compared_after(*p))
+            .find(|(p, _)| *p > i && *p - i <= 8 && !amount_between(i, *p) && !compared_after(*p))
             .map(|(p, y)| (p - i, *p, *y));
         let nearest = years
             .iter()
@@ -865,6 +871,22 @@ fn year_of_amount_before(
 
 /// Items split into runs whose positions are at most `max_gap` apart:
 /// "2007 , 2006 and 2005" is one run of years.
+/// Splits a run of years where "respectively" stands between two of them:
+/// the word closes a list ("... in 2009 , 2008 and 2007 , respectively ,
+/// with 2008 reflecting hurricanes").
+fn split_at_respectively(run: Vec<(usize, i32)>, tokens: &[String]) -> Vec<Vec<(usize, i32)>> {
+    let mut out: Vec<Vec<(usize, i32)>> = vec![Vec::new()];
+    for (k, year) in run.iter().enumerate() {
+        let closed =
+            k > 0 && (run[k - 1].0 + 1..year.0).any(|j| tokens[j].starts_with("respectively"));
+        if closed {
+            out.push(Vec::new());
+        }
+        out.last_mut().expect("a run").push(*year);
+    }
+    out
+}
+
 fn runs<T: Clone>(items: &[T], position: impl Fn(&T) -> usize, max_gap: usize) -> Vec<Vec<T>> {
     let mut out: Vec<Vec<T>> = Vec::new();
     let mut last: Option<usize> = None;
@@ -1082,6 +1104,14 @@ mod tests {
         let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
         assert_eq!(amounts[0].year, Some(2001));
         assert_eq!(amounts[1].year, Some(2002));
+        // each amount's own phrase closes with its date, a little further on
+        let n = numbers(
+            "deferred revenue increased from $ 1.12 billion at the end of fiscal 2014 to \
+             $ 1.38 billion at the end of fiscal 2015 .",
+        );
+        let amounts: Vec<_> = n.iter().filter(|n| !n.is_year_mention).collect();
+        assert_eq!(amounts[0].year, Some(2014));
+        assert_eq!(amounts[1].year, Some(2015));
     }
 
     #[test]
@@ -1170,6 +1200,20 @@ mod tests {
         assert_eq!(amounts[0].year, Some(2010));
         assert_eq!(amounts[1].year, Some(2009));
         assert_eq!(amounts[2].year, Some(2008));
+    }
+
+    #[test]
+    fn a_year_after_respectively_is_no_member_of_the_list() {
+        let n = numbers(
+            "incurred losses include catastrophe losses of $ 186 million , $ 312 million and $ \
+             145 million in 2009 , 2008 and 2007 , respectively , with 2008 reflecting hurricanes .",
+        );
+        let years: Vec<_> = n
+            .iter()
+            .filter(|n| !n.is_year_mention)
+            .map(|n| n.year)
+            .collect();
+        assert_eq!(years, [Some(2009), Some(2008), Some(2007)]);
     }
 
     #[test]

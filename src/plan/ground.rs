@@ -878,9 +878,13 @@ fn prints_numbered_phrase(question: &str, label: &str, cues: &Cues) -> bool {
     let is_word = |t: &&str| t.chars().all(char::is_alphabetic) && words::month_number(t).is_none();
     // "balance at december 31": a day of a month is a date, not a number
     let is_day = |w: &[&str], i: usize| i > 0 && words::month_number(w[i - 1]).is_some();
-    // "notes due 2020": a year after a word (not a month) is part of a name
+    // "notes due 2020": a year after a word (not a month, nor a period
+    // qualifier: "fiscal 2010" is a period) is part of a name
     let is_name_year = |w: &[&str], i: usize| {
-        i > 0 && crate::kg::text::as_year(w[i]).is_some() && is_word(&w[i - 1])
+        i > 0
+            && crate::kg::text::as_year(w[i]).is_some()
+            && is_word(&w[i - 1])
+            && !cues.period_qualifier.contains(&words::stem(w[i - 1]))
     };
     // "2016-2020": a range of numbers alone is a phrase of its own
     let is_range = |t: &&str| is_number(t) && t.split('-').filter(|p| !p.is_empty()).count() == 2;
