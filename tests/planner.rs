@@ -6611,3 +6611,104 @@ fn a_year_before_the_number_a_header_lost_labels_its_column() {
         &[Num("5.8"), Num("6.1")],
     );
 }
+
+#[test]
+fn a_label_that_states_a_change_is_no_level_asked() {
+    // the table prints the effects of rate shocks on net interest income;
+    // the level is the text's
+    let shocks: &[&[&str]] = &[
+        &["", "200 basis point increase", "100 basis point increase"],
+        &[
+            "december 31 2010 change in net interest income",
+            "$ 18.4",
+            "$ 9.6",
+        ],
+        &[
+            "december 31 2009 change in net interest income",
+            "$ 12.7",
+            "$ 6.8",
+        ],
+    ];
+    check(
+        shocks,
+        "net interest income was $ 412.3 million in 2010 compared to $ 388.1 million in 2009 . \
+         the following table shows the estimated change in net interest income under rate \
+         shock scenarios :",
+        &[
+            "what was net interest income in 2010?",
+            "what was the change in net interest income from a 200 basis point increase in 2010?",
+        ],
+        &[Num("412.3"), Num("18.4")],
+    );
+}
+
+#[test]
+fn an_amount_per_share_asked_is_no_total_in_millions() {
+    let text = "net income attributable to common shareholders was $ 96.4 million in 2010 , or $ \
+                2.14 per diluted share , compared to $ 71.8 million , or $ 1.62 per diluted share \
+                , in 2009 .";
+    check(
+        SALES,
+        text,
+        &["what was diluted earnings per share in 2010?"],
+        &[Num("2.14")],
+    );
+}
+
+#[test]
+fn a_mention_that_names_a_row_is_no_column_total() {
+    // "kestrel" names a row: the total row is not the column's answer
+    let reserves: &[&[&str]] = &[
+        &["", "tonnes ( millions )", "contained ounces ( thousands )"],
+        &["kestrel ( canada )", "84.2", "3,844"],
+        &["arroyo blanco ( mexico )", "156.7", "3,577"],
+        &["total", "240.9", "7,421"],
+    ];
+    check(
+        reserves,
+        "lower grades at the kestrel mine more than offset the first full year of production at \
+         arroyo blanco . total proven and probable reserves were 7.4 million ounces . the \
+         following table sets forth our gold reserves by mine :",
+        &["what were contained ounces at the kestrel mine, in thousands?"],
+        &[Num("3844")],
+    );
+}
+
+#[test]
+fn a_share_printed_beside_a_whole_of_100_percent_is_the_percentage_asked() {
+    let payers: &[&[&str]] = &[
+        &["", "2011", "2010"],
+        &["medicare", "29.4%", "30.8%"],
+        &["managed care", "59.4%", "57.9%"],
+        &["medicaid", "11.2%", "11.3%"],
+        &["total", "100.0%", "100.0%"],
+    ];
+    check(
+        payers,
+        "the following table presents our net patient revenues by payer :",
+        &[
+            "what percentage of net patient revenues came from medicare in 2011?",
+            "and in 2010?",
+        ],
+        &[Num("29.4"), Num("30.8")],
+    );
+}
+
+#[test]
+fn a_percentage_the_text_states_is_no_level_the_table_prints() {
+    let by_type: &[&[&str]] = &[
+        &["", "2010", "2009"],
+        &["license", "214.6", "228.9"],
+        &["subscription", "188.3", "141.7"],
+        &["maintenance", "301.5", "287.4"],
+        &["total revenues", "800.6", "760.8"],
+    ];
+    check(
+        by_type,
+        "growth in subscription and maintenance revenues more than offset declines in license \
+         revenues . subscription revenues increased 32.9% ( 32.9 % ) in 2010 . the following \
+         table presents revenues by type for the years ended december 31 ( in millions ) :",
+        &["what was subscription revenue in 2010?"],
+        &[Num("188.3")],
+    );
+}

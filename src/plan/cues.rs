@@ -18,6 +18,8 @@ pub(super) struct Cues {
     pub boundary_forms: Vec<String>,
     /// Words that ask for a rate or percentage (as printed).
     pub percent: Vec<String>,
+    /// Words by which a label states a change or an effect, not a level.
+    pub change_label: Vec<String>,
     /// Words that name no metric of their own (stemmed).
     pub generic: Vec<String>,
     /// Words after which a number is an operand of the calculation.
@@ -269,6 +271,7 @@ impl Cues {
                 .collect(),
             end: stemmed("EndCue"),
             percent: plain("PercentCue"),
+            change_label: plain("ChangeLabelWord"),
             generic: stemmed("GenericWords"),
             constant_lead: plain("ConstantLead"),
             weak_sum_trigger: plain("WeakSumTrigger"),

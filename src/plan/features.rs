@@ -57,8 +57,10 @@ features! {
     total_of_measure_named = 0.3, "The cell is in a total row whose label's other words the mention prints (\"net sales\" for \"total net sales\"), and another row prints them with a part's word (\"consumer net sales\"): a measure named without a part is the total.";
     total_column_for_row = 0.2, "The mention names only a row, and the cell is in a total column.";
     per_unit_unasked = -1.25, "The cell's row measures an amount per unit of something (\"net sales per square foot\") and neither the question nor the row the last turn read is per unit (\"what were net sales in fiscal 2012?\"): the row is a rate of what the question names, not the amount.";
+    per_unit_unmet = -0.5, "The question says per (\"diluted earnings per share\") and the text number is a total in a scale (\"$ 71.8 million\"), which no amount per unit is.";
     cell_percent_unasked = -0.3, "A percentage cell when the question asks for no rate or percentage.";
     label_percent_unasked = -0.8, "The cell's row or column label marks a percentage (\"2012 % of total\", \"percent change\") when the question asks for no rate or percentage: the label's words (\"total\") name what the rate is of.";
+    label_change_unasked = -1.0, "The cell's row or column label states a change or an effect (\"change in net interest income\", \"effect on 2011 pension expense\", \"1% increase\") and the question prints no such word: it asks for the level.";
     cell_year_match = 1.2, "The cell's column (or row) year is the year asked.";
     cell_year_other = -1.5, "The cell's year is another year than the one asked.";
     range_other = -1.0, "The question prints a range of years a row label prints (\"2018-2022\"), and the candidate's row is a single year (or the first row the table lost into its headers).";
@@ -86,7 +88,7 @@ features! {
     fact_year_other = -1.0, "The text number's year is another year.";
     fact_year_in_sentence = 0.4, "The number has no year of its own, but its sentence prints the year asked.";
     fact_year_absent = -0.5, "A year is asked and the number's sentence prints none.";
-    fact_percent_unasked = -0.5, "A percentage in the text when the question asks for no rate or percentage.";
+    fact_percent_unasked = -0.7, "A percentage in the text when the question asks for no rate or percentage.";
     fact_change_unasked = -0.4, "A change the text states (\"decreased $ 13 million\") when the question asks for a level.";
     fact_change_asked = 0.6, "A change the text states when the question asks for the change in one year.";
     unit_disagrees = -0.6, "A text number printed without a currency sign, or a cell whose row or column label states a unit of a physical quantity (\"( metric tons )\"), when the question asks for money (\"spent\", \"paid\").";

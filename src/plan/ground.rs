@@ -88,6 +88,9 @@ pub(super) struct Grounder<'a> {
     pub(super) page: Rc<PageIndex>,
     /// The question asks for a rate or percentage, so printed percentages fit.
     pub(super) wants_percent: bool,
+    /// The question prints a word by which a label states a change or an
+    /// effect ("change", "increase", "effect").
+    pub(super) says_change: bool,
     /// The question's words in their surface forms ([`words::surface`]).
     pub(super) surface: HashSet<String>,
     /// Whether the question asks for money or a count.
@@ -99,6 +102,9 @@ pub(super) struct Grounder<'a> {
     pub(super) leaves_out: bool,
     /// The question asks for an amount per unit ("per share", "for each").
     pub(super) asks_per_unit: bool,
+    /// The question says "per" (or "eps", a synonym that says it), not
+    /// only a unit's price.
+    pub(super) says_per: bool,
     /// The word that names a total ("total").
     pub(super) total_word: String,
     /// The question opens as a continuation of the last ("and the basic
@@ -174,6 +180,9 @@ impl<'a> Grounder<'a> {
                 .any(|t| t == w || words::stem(t) == words::stem(w))
         }) || question.contains('%');
         let asks_total = tokens.contains(&cues.total_word);
+        let says_change = tokens.iter().any(|t| cues.change_label.contains(t));
+        let says_per = contains_any(&q, &cues.per_word)
+            || synonym_says(cues, &q, |t| contains_any(t, &cues.per_word));
         let asked_unit = if contains_any(&q, &cues.count_ask) {
             AskedUnit::Count
         } else if contains_any(&q, &cues.money_ask) {
@@ -204,6 +213,7 @@ impl<'a> Grounder<'a> {
             weights,
             page,
             wants_percent,
+            says_change,
             surface: tokens.iter().map(|t| words::surface(t)).collect(),
             asks_total,
             // ("pre-tax income" is "income before income taxes")
@@ -214,11 +224,11 @@ impl<'a> Grounder<'a> {
             total_word: cues.total_word.clone(),
             // "eps" asks for "earnings per share" on a page that prints it;
             // a price is of one unit
-            asks_per_unit: contains_any(&q, &cues.per_word)
-                || synonym_says(cues, &q, |t| contains_any(t, &cues.per_word))
+            asks_per_unit: says_per
                 || tokens
                     .iter()
                     .any(|t| cues.unit_price_word.contains(&words::stem(t))),
+            says_per,
             continues: cues
                 .continuation_lead
                 .iter()

@@ -65,7 +65,7 @@ impl RulesPlanner {
         let repeats_ratio = r.op == Operation::Ratio && self.refers_in(&r.text);
         if r.op == Operation::Lookup || repeats_ratio {
             if let Some((num, den)) = super::ratio::ratio_in_another_year(t) {
-                return Ok((Operation::Ratio, self.ratio_of(b, num, den)?));
+                return Ok((Operation::Ratio, self.ratio_of(t, b, num, den)?));
             }
         }
         if r.op == Operation::Lookup {
@@ -75,7 +75,10 @@ impl RulesPlanner {
             }
         }
         if let Some((part, whole)) = self.margin_of_last_two(t) {
-            return Ok((Operation::Ratio, self.ratio_of(b, part, Whole::One(whole))?));
+            return Ok((
+                Operation::Ratio,
+                self.ratio_of(t, b, part, Whole::One(whole))?,
+            ));
         }
         if let Some(terms) = self.rows_sharing_a_name(t) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
@@ -514,14 +517,29 @@ impl RulesPlanner {
             }
             Err(e) => return Err(e),
         };
-        self.ratio_of(b, num, den)
+        self.ratio_of(t, b, num, den)
     }
 
     /// The formula of a part over its whole, in one scale.
-    fn ratio_of(&self, b: &mut PlanBuilder, num: Operand, den: Whole) -> Result<String, PlanError> {
+    fn ratio_of(
+        &self,
+        t: &Turn<'_>,
+        b: &mut PlanBuilder,
+        num: Operand,
+        den: Whole,
+    ) -> Result<String, PlanError> {
         // "what percentage of net sales were in the united states?" where the
-        // part is a percentage the page prints of an amount: that is the share
-        if matches!(&den, Whole::One(d) if num.percent && !d.percent) {
+        // part is a percentage the page prints of an amount, or of a whole
+        // printed as 100% (a table of shares): that is the share
+        let whole_of_shares = |d: &Operand| {
+            d.percent
+                && d.cell.is_some_and(|(row, column)| {
+                    t.g.schema.cells.iter().any(|c| {
+                        c.row == row && c.column == column && c.value == Decimal::ONE_HUNDRED
+                    })
+                })
+        };
+        if matches!(&den, Whole::One(d) if num.percent && (!d.percent || whole_of_shares(d))) {
             let v = b.add("value", num);
             return self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]);
         }

@@ -71,6 +71,10 @@ pub(super) struct PageIndex {
     /// billion to shareholders ..."); empty for other numbers.
     pub fact_carried_years: Vec<Vec<i32>>,
     pub column_percent: Vec<bool>,
+    /// Which rows, and which columns, state a change or an effect ("change
+    /// in net interest income", "1% increase"; [`Cues::change_label`]).
+    pub row_states_change: Vec<bool>,
+    pub column_states_change: Vec<bool>,
     /// Which columns price one unit of what their rows count ("weighted
     /// average exercise price per share"): a word of the unit-price list
     /// and none of the quantity list (glued words apart, see
@@ -481,6 +485,14 @@ fn marks_percent(label: &str) -> bool {
         || words::tokens(label)
             .iter()
             .any(|t| t.starts_with("percent"))
+}
+
+/// Whether a label states a change or an effect (a word of
+/// [`Cues::change_label`]).
+fn states_change(label: &str, cues: &Cues) -> bool {
+    words::tokens(label)
+        .iter()
+        .any(|t| cues.change_label.contains(t))
 }
 
 /// One value per label (row or column), computed from the label's text.
@@ -1337,6 +1349,8 @@ impl PageIndex {
                 .map(|f| fact_per_unit(f, cues))
                 .collect(),
             column_percent: per_label(&schema.columns, marks_percent),
+            row_states_change: per_label(&schema.rows, |l| states_change(l, cues)),
+            column_states_change: per_label(&schema.columns, |l| states_change(l, cues)),
             column_unit_price: price.iter().zip(&quantity).map(|(p, q)| *p && !q).collect(),
             column_counts: quantity.iter().zip(&price).map(|(q, p)| *q && !p).collect(),
             row_quantity_unit: per_label(&schema.rows, |l| states_quantity_unit(l, cues)),

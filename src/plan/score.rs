@@ -328,6 +328,23 @@ impl Grounder<'_> {
             .any(|w| lost.clone().any(|l| same_word(l, w)))
     }
 
+    /// Whether a word of the mention that the column's label does not
+    /// print is printed by a row label ("contained ounces at the kestrel
+    /// mine" beside a row "kestrel ( canada )"): the mention names a row,
+    /// not only the column.
+    fn names_another_row(&self, a: &Asked, column: usize) -> bool {
+        let column_words = &self.page.column_words[column];
+        a.words
+            .iter()
+            .filter(|w| !column_words.iter().any(|c| same_word(c, w)))
+            .any(|w| {
+                self.page
+                    .row_words
+                    .iter()
+                    .any(|r| r.iter().any(|x| same_word(x, w)))
+            })
+    }
+
     /// A total row or column where the mention names only the other axis,
     /// or where the question says "total".
     fn total_features(
@@ -342,7 +359,12 @@ impl Grounder<'_> {
         // not when the words the column leaves name the row the table lost
         // into its headers ("net sales in north america" over headers
         // "north america $ 6,412")
-        if row_hit == 0.0 && col_hit > 0.0 && row_is_total && !self.names_lost_row(a, cell.column) {
+        if row_hit == 0.0
+            && col_hit > 0.0
+            && row_is_total
+            && !self.names_lost_row(a, cell.column)
+            && !self.names_another_row(a, cell.column)
+        {
             f.set(F::total_row_for_column, 1.0);
         }
         // a mention that names another column ("thereafter") names more
@@ -450,6 +472,11 @@ impl Grounder<'_> {
         let labelled = self.page.row_percent[cell.row] || self.page.column_percent[cell.column];
         if labelled && !self.wants_percent {
             f.set(F::label_percent_unasked, 1.0);
+        }
+        let states_change =
+            self.page.row_states_change[cell.row] || self.page.column_states_change[cell.column];
+        if states_change && !self.says_change && !self.wants_printed_change.get() {
+            f.set(F::label_change_unasked, 1.0);
         }
         // a follow-up of a turn that read a rate per unit asks for one too
         let last_per_unit = self.earlier_rows.iter().any(|r| self.page.row_per_unit[*r]);
@@ -818,6 +845,9 @@ impl Grounder<'_> {
         }
         if self.page.fact_per_unit[k] && !self.asks_per_unit {
             f.set(F::per_unit_unasked, 1.0);
+        }
+        if self.says_per && !self.page.fact_per_unit[k] && fact.scale.is_some() {
+            f.set(F::per_unit_unmet, 1.0);
         }
         if let (Some(asked), Some(printed)) = (&self.asked_scale, &fact.scale) {
             if printed.word() == asked.as_str() {
