@@ -20,7 +20,8 @@
 //!   increase) and the computed change is positive, or for an increase (and
 //!   not for a change or a decrease) and it is negative;
 //! - **year**: a page value that is a year (a whole number from 1900 to
-//!   2100) when the question asks no year or date;
+//!   2100 printed without "$" or a thousands separator) when the question
+//!   asks no year or date;
 //! - **magnitude**: a result more than 1000 times every operand;
 //! - **same value**: a change or ratio of two values that reads the same
 //!   page value twice (0 or 1 by construction);
@@ -263,19 +264,27 @@ impl Deterministic {
     /// A table cell in the range of years is an amount ("revenue" of 1950,
     /// any cell printed "$ 2,020") unless it is a punctuation code ("2014" for an em dash) or its row
     /// names a year or date (a column "year ended ..." names the period); a
-    /// number of the text in that range reads as a year.
+    /// number of the text in that range reads as a year unless it is
+    /// printed with a currency sign or a thousands separator ("2,012").
     fn cell_reads_as_year(&self, v: &UsedValue) -> bool {
-        if !v.node.as_deref().is_some_and(|n| n.contains("/cell/")) {
-            return true;
-        }
-        // a cell printed with a currency sign or a thousands separator
-        // ("$ 2,020") is an amount, whatever its row
-        let printed = v
-            .source
-            .rsplit_once(": `")
-            .map_or("", |(_, raw)| raw.trim_end_matches('`'));
+        // a value printed with a currency sign or a thousands separator
+        // ("$ 2,020", "the rig count was 2,012") is an amount, whatever its
+        // row or sentence
+        let cell = v.node.as_deref().is_some_and(|n| n.contains("/cell/"));
+        let printed = if cell {
+            v.source
+                .rsplit_once(": `")
+                .map_or("", |(_, raw)| raw.trim_end_matches('`'))
+        } else {
+            v.source.rsplit_once("(number `").map_or("", |(_, raw)| {
+                raw.trim_end_matches(')').trim_end_matches('`')
+            })
+        };
         if printed.contains('$') || printed.contains(',') {
             return false;
+        }
+        if !cell {
+            return true;
         }
         let printed = v.value.normalize().to_string();
         self.punctuation_code.contains(&printed)
@@ -728,6 +737,28 @@ mod tests {
             vec![cell("v", "2", "2"), constant("n", "2007")],
         );
         assert_eq!(check("what is it times 2007?", &constant_year), None);
+    }
+
+    #[test]
+    fn a_text_number_printed_as_an_amount_is_no_year() {
+        let fact = |printed: &str, value: &str| {
+            let v = UsedValue {
+                node: Some("https://example.org/page/fact/2/7".into()),
+                source: format!(
+                    "sentence 2: \"the rig count was {printed} in 2011\" (number `{printed}`)"
+                ),
+                metric: None,
+                ..cell("v", value, printed)
+            };
+            result(MetricType::Value, value, "v", vec![v])
+        };
+        let question = "what was the rig count in 2011?";
+        assert_eq!(check(question, &fact("2,012", "2012")), None);
+        assert_eq!(check(question, &fact("$ 2012", "2012")), None);
+        assert_eq!(
+            check(question, &fact("2012", "2012")),
+            Some(CheckKind::Year)
+        );
     }
 
     #[test]

@@ -240,7 +240,11 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
             continue;
         }
         let currency = token.starts_with('$') || prev == Some("$");
-        if matches!(next, Some("%") | Some("percent")) {
+        // "2 percentage points", "50 basis points": a difference of rates
+        let points = tokens.get(i + 2).is_some_and(|t| t.starts_with("point"));
+        if matches!(next, Some("%") | Some("percent"))
+            || matches!(next, Some("percentage") | Some("basis")) && points
+        {
             percent = true;
         }
         let scale = next.and_then(|n| {
@@ -1214,6 +1218,14 @@ mod tests {
             .map(|n| n.year)
             .collect();
         assert_eq!(years, [Some(2009), Some(2008), Some(2007)]);
+    }
+
+    #[test]
+    fn points_of_a_rate_are_a_percentage() {
+        let n = numbers(
+            "sales rose , reflecting 2 percentage points of volume and 50 basis points of price .",
+        );
+        assert!(n.iter().all(|n| n.percent), "{n:?}");
     }
 
     #[test]
