@@ -6712,3 +6712,23 @@ fn a_percentage_the_text_states_is_no_level_the_table_prints() {
         &[Num("188.3")],
     );
 }
+
+#[test]
+fn an_amount_a_subject_contributed_is_no_level_of_the_measure() {
+    // the table lost its first row (net sales) into its headers; "the
+    // international segment contributed $ 3.1 billion of net sales" is a
+    // part of 2010's net sales, not the net sales asked
+    let results: &[&[&str]] = &[
+        &["", "2010 $ 12,846", "2009 $ 12,318"],
+        &["cost of products sold", "7,912", "7,703"],
+        &["gross profit", "4,934", "4,615"],
+        &["operating profit", "1,956", "1,803"],
+    ];
+    check(
+        results,
+        "consolidated results of operations ( in millions ) : the international segment \
+         contributed $ 3.1 billion of net sales in 2010 .",
+        &["what were net sales in 2010?"],
+        &[Num("12846")],
+    );
+}

@@ -20,6 +20,8 @@ pub(super) struct Cues {
     pub percent: Vec<String>,
     /// Words by which a label states a change or an effect, not a level.
     pub change_label: Vec<String>,
+    /// Verbs before an amount that make it a subject's part of a measure.
+    pub contribution_verb: Vec<String>,
     /// Words that name no metric of their own (stemmed).
     pub generic: Vec<String>,
     /// Words after which a number is an operand of the calculation.
@@ -272,6 +274,7 @@ impl Cues {
             end: stemmed("EndCue"),
             percent: plain("PercentCue"),
             change_label: plain("ChangeLabelWord"),
+            contribution_verb: plain("ContributionVerb"),
             generic: stemmed("GenericWords"),
             constant_lead: plain("ConstantLead"),
             weak_sum_trigger: plain("WeakSumTrigger"),

@@ -82,6 +82,7 @@ features! {
     context_match = 0.7, "Share of the mention's words found in the words around a text number.";
     neighbour_words = -0.4, "Share of the mention's words (weighted by rarity) that the number's context holds only where they belong to another amount of its sentence (\"$ 245 million was allocated to goodwill and $ 290 million to intangible assets\": goodwill is the first amount's).";
     left_out_named = -0.8, "Share of the mention's words (weighted by rarity) that the number's sentence prints only in a phrase naming what its amounts leave out (\"net operating revenues , before the provision for doubtful accounts , were $ 6,962 million\" for \"the provision for doubtful accounts\"), when the question prints no such qualifier.";
+    contribution_unasked = -0.8, "A text number a subject contributes to a measure (\"the acquisition of ossitek contributed $ 47 million of trauma sales\") when the mention meets none of the subject's words: the question names the measure, not that part of it.";
     sentence_match = 0.3, "Share of the mention's words found in the number's sentence.";
     fact_words_scarce = -0.3, "Less than a fifth of the mention's words (weighted by rarity) stand in the number's sentence: its year alone does not name it.";
     fact_year_match = 0.9, "The text number's year is the year asked.";

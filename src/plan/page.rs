@@ -119,6 +119,10 @@ pub(super) struct PageIndex {
     /// Whether "total" stands among the few words just before each text
     /// number ("for a total of $ 2.145").
     pub fact_total_before: Vec<bool>,
+    /// For each text number that a contribution verb comes just before
+    /// ("... contributed $ 47 million of trauma sales"), the specific words
+    /// of its subject (the clause before the verb); empty for others.
+    pub fact_contributed_by: Vec<Vec<String>>,
     /// For a text number in brackets that restates the amount before it
     /// ("$ 48.3 million ( $ 30.9 million after-tax )"), the words that say
     /// how ("aftertax", hyphens and spaces dropped); `None` for others.
@@ -378,6 +382,26 @@ pub(super) fn words_before(f: &FactEntry) -> Vec<&str> {
         at
     };
     toks[start.saturating_sub(4)..start].to_vec()
+}
+
+/// The specific words of the subject that contributes a text number to a
+/// measure (see [`PageIndex::fact_contributed_by`]): the words of its
+/// clause before the contribution verb that stands among the few words
+/// just before the number.
+fn contributed_by(f: &FactEntry, cues: &Cues) -> Vec<String> {
+    let (toks, at) = placed_in_context(f);
+    let at = at.min(toks.len());
+    let Some(verb) = (at.saturating_sub(3)..at)
+        .rev()
+        .find(|&k| cues.contribution_verb.iter().any(|v| v == toks[k]))
+    else {
+        return Vec::new();
+    };
+    let clause_start = toks[..verb]
+        .iter()
+        .rposition(|t| *t == "," || cues.clause_break.iter().any(|c| c == t))
+        .map_or(0, |k| k + 1);
+    cues.specific(&content_words(&toks[clause_start..verb].join(" ")))
 }
 
 /// How a text number in brackets restates the amount printed just before
@@ -1390,6 +1414,11 @@ impl PageIndex {
                 .facts
                 .iter()
                 .map(|f| words_before(f).contains(&total_word))
+                .collect(),
+            fact_contributed_by: schema
+                .facts
+                .iter()
+                .map(|f| contributed_by(f, cues))
                 .collect(),
             row_signs_mixed: signs_mixed(schema),
             column_signs_mixed: column_signs_mixed(schema),

@@ -815,6 +815,10 @@ impl Grounder<'_> {
                 );
             }
         }
+        let subject = &self.page.fact_contributed_by[k];
+        if !subject.is_empty() && self.overlap(&a.words, subject) == 0.0 {
+            f.set(F::contribution_unasked, 1.0);
+        }
         let in_sentence = self.overlap(&a.words, sent) / a.weight;
         f.set(F::sentence_match, in_sentence);
         if in_sentence < 0.2 {
