@@ -266,7 +266,7 @@ impl Deterministic {
     /// names a year or date (a column "year ended ..." names the period); a
     /// number of the text in that range reads as a year unless it is
     /// printed with a currency sign or a thousands separator ("2,012").
-    fn cell_reads_as_year(&self, v: &UsedValue) -> bool {
+    fn reads_as_year(&self, v: &UsedValue) -> bool {
         // a value printed with a currency sign or a thousands separator
         // ("$ 2,020", "the rig count was 2,012") is an amount, whatever its
         // row or sentence
@@ -307,7 +307,7 @@ impl Deterministic {
                     && v.value.fract().is_zero()
                     && v.value >= Decimal::from(1900)
                     && v.value <= Decimal::from(2100)
-                    && self.cell_reads_as_year(v)
+                    && self.reads_as_year(v)
             })
             .collect();
         let first = years.first()?;

@@ -320,12 +320,21 @@ impl Grounder<'_> {
             return false;
         }
         let page = &self.page;
-        let column_words = &page.column_words[column];
         let lost = page.lost_row_label.iter().chain(&page.lost_row_text_words);
+        Self::past_column(a, &page.column_words[column])
+            .any(|w| lost.clone().any(|l| same_word(l, w)))
+    }
+
+    /// The mention's words that a column's label (its `column_words`) does
+    /// not print.
+    fn past_column<'w>(
+        a: &'w Asked,
+        column_words: &'w [String],
+    ) -> impl Iterator<Item = &'w String> + 'w {
         a.words
             .iter()
-            .filter(|w| !column_words.iter().any(|c| same_word(c, w)))
-            .any(|w| lost.clone().any(|l| same_word(l, w)))
+            .copied()
+            .filter(move |w| !column_words.iter().any(|c| same_word(c, w)))
     }
 
     /// Whether a word of the mention that the column's label does not
@@ -333,16 +342,12 @@ impl Grounder<'_> {
     /// mine" beside a row "kestrel ( canada )"): the mention names a row,
     /// not only the column.
     fn names_another_row(&self, a: &Asked, column: usize) -> bool {
-        let column_words = &self.page.column_words[column];
-        a.words
-            .iter()
-            .filter(|w| !column_words.iter().any(|c| same_word(c, w)))
-            .any(|w| {
-                self.page
-                    .row_words
-                    .iter()
-                    .any(|r| r.iter().any(|x| same_word(x, w)))
-            })
+        Self::past_column(a, &self.page.column_words[column]).any(|w| {
+            self.page
+                .row_words
+                .iter()
+                .any(|r| r.iter().any(|x| same_word(x, w)))
+        })
     }
 
     /// A total row or column where the mention names only the other axis,
@@ -487,8 +492,6 @@ impl Grounder<'_> {
         if self.asked_unit == AskedUnit::Count && self.page.column_unit_price[cell.column] {
             f.set(F::count_of_price, 1.0);
         }
-        // "how many tons were shipped?": a cell printed with a currency
-        // sign is money, no count
         // "how much was spent on fuel?": a label in metric tons is no money
         if self.asked_unit == AskedUnit::Money
             && (self.page.row_quantity_unit[cell.row]
@@ -496,6 +499,8 @@ impl Grounder<'_> {
         {
             f.set(F::unit_disagrees, 1.0);
         }
+        // "how many tons were shipped?": a cell printed with a currency
+        // sign is money, no count
         let money = cell.raw.trim_start().starts_with('$') || self.page.column_money[cell.column];
         if self.asked_unit == AskedUnit::Count && money {
             f.set(F::count_of_money, 1.0);
