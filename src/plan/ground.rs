@@ -4,7 +4,7 @@
 //! about. Every numeric cell, every number printed in a column header and
 //! every number of the text is a candidate; each gets a vector of
 //! [`Feature`]s (declared in `features.rs`, computed in `score.rs`) over
-//! what the grounder knows of the page (`page.rs`), and its score is their
+//! what the grounder knows of the page (`page/`), and its score is their
 //! dot product with one table of [`Weights`]. The best candidate wins when
 //! it scores above the floor; otherwise the mention is not grounded and the
 //! turn answers null with the reason.
