@@ -6732,3 +6732,79 @@ fn an_amount_a_subject_contributed_is_no_level_of_the_measure() {
         &[Num("12846")],
     );
 }
+
+#[test]
+fn a_year_ended_label_names_a_period_not_its_closing_balance() {
+    // a valuation account: each row a year ("year ended december 31 ,
+    // 2009" is the year, not a balance at its end), the closing balance a
+    // column
+    let reserve: &[&[&str]] = &[
+        &[
+            "",
+            "balance at beginning of period",
+            "additions charged to costs and expenses",
+            "deductions",
+            "balance at end of period",
+        ],
+        &[
+            "year ended december 31 , 2009",
+            "$ 42.6",
+            "$ 28.3",
+            "$ ( 24.1 )",
+            "$ 46.8",
+        ],
+        &[
+            "year ended december 31 , 2008",
+            "$ 38.1",
+            "$ 17.5",
+            "$ ( 13.0 )",
+            "$ 42.6",
+        ],
+    ];
+    check(
+        reserve,
+        "schedule ii - valuation and qualifying accounts . allowance for doubtful accounts \
+         ( in millions ) :",
+        &["what was the allowance for doubtful accounts at the end of 2009?"],
+        &[Num("46.8")],
+    );
+}
+
+#[test]
+fn a_number_after_an_end_cue_is_a_closing_level() {
+    // "ending the year with 1,046 stores" is the count at the end of the
+    // year; the stores opened and closed during it are flows
+    let results: &[&[&str]] = &[
+        &["", "fiscal 2009", "fiscal 2008"],
+        &["net sales", "$ 7,279", "$ 6,904"],
+        &["operating income", "512", "478"],
+    ];
+    check(
+        results,
+        "during fiscal 2009 we opened 37 new stores and closed 9 stores , ending the year \
+         with 1,046 stores in 44 states .",
+        &["how many stores did the company have at the end of fiscal 2009?"],
+        &[Num("1046")],
+    );
+}
+
+#[test]
+fn payments_that_fall_due_are_no_decrease() {
+    let leases: &[&[&str]] = &[
+        &["", "operating leases"],
+        &["2011", "$ 142.6"],
+        &["2012", "128.3"],
+        &["2013", "109.8"],
+        &["2014", "91.4"],
+        &["2015", "76.2"],
+        &["thereafter", "238.7"],
+        &["total minimum lease payments", "$ 787.0"],
+    ];
+    check(
+        leases,
+        "future minimum lease payments under noncancelable operating leases at december 31 , \
+         2010 were as follows ( in millions ) :",
+        &["how much of the lease commitments fall due after 2015?"],
+        &[Num("238.7")],
+    );
+}

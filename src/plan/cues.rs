@@ -113,6 +113,8 @@ pub(super) struct Cues {
     pub terms_lead: Vec<String>,
     /// The preposition of a span of time ("over").
     pub time_span_lead: Vec<String>,
+    /// Phrases in which a trigger word asks for no calculation ("fall due").
+    pub trigger_idiom: Vec<String>,
     /// Units of a length of time.
     pub duration_word: Vec<String>,
     /// Words before "than" in a comparison of quantities.
@@ -229,11 +231,26 @@ pub(super) fn token_boundary(token: &str, cues: &Cues) -> Option<Boundary> {
     }
 }
 
-/// The boundary tokens speak of, when they speak of one only.
+/// Whether the `i`th token is a cue's participle right after a noun of
+/// time ("year ended", "three months ending"): it names a period ("at year
+/// end" names its end).
+pub(super) fn names_period(tokens: &[String], i: usize, cues: &Cues) -> bool {
+    (tokens[i].ends_with("ed") || tokens[i].ends_with("ing"))
+        && i.checked_sub(1)
+        .and_then(|p| tokens.get(p))
+        .is_some_and(|p| cues.period_noun.contains(&words::stem(p)))
+        && token_boundary(&tokens[i], cues).is_some()
+}
+
+/// The boundary tokens speak of, when they speak of one only. A cue right
+/// after a noun of time names the period ("year ended december 31 , 2009",
+/// "three months ended"), not a balance at its end.
 pub(super) fn boundary_of(tokens: &[String], cues: &Cues) -> Option<Boundary> {
     let marks: Vec<Boundary> = tokens
         .iter()
-        .filter_map(|t| token_boundary(t, cues))
+        .enumerate()
+        .filter(|(i, _)| !names_period(tokens, *i, cues))
+        .filter_map(|(_, t)| token_boundary(t, cues))
         .collect();
     let has = |b: Boundary| marks.contains(&b);
     match (has(Boundary::Beginning), has(Boundary::End)) {
@@ -326,6 +343,7 @@ impl Cues {
             addition_connector: plain("AdditionConnector"),
             terms_lead: plain("TermsLead"),
             time_span_lead: plain("TimeSpanLead"),
+            trigger_idiom: plain("TriggerIdiom"),
             duration_word: plain("DurationWord"),
             comparative_word: plain("ComparativeWord"),
             than_word: plain("ThanWord"),

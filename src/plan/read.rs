@@ -519,8 +519,18 @@ fn drop_range_label_years(text: &str, page: &PageIndex, cues: &Cues, years: &mut
 }
 
 /// "over the years", "over this period", "over 2014 and 2015": spans of time,
-/// not divisions.
+/// not divisions; and idioms whose trigger word asks for nothing ("fall
+/// due").
 fn mask_time_spans(text: &str, cues: &Cues) -> String {
+    // an idiom's words ("fall due") are no trigger
+    let mut text = format!(" {} ", text.trim());
+    for idiom in &cues.trigger_idiom {
+        let masked = format!(
+            " {} ",
+            vec!["_"; idiom.split_whitespace().count()].join(" ")
+        );
+        text = text.replace(&format!(" {idiom} "), &masked);
+    }
     let toks: Vec<&str> = text.split_whitespace().collect();
     let mut out: Vec<&str> = Vec::with_capacity(toks.len());
     for (i, t) in toks.iter().enumerate() {

@@ -7,7 +7,7 @@ use super::PageIndex;
 use crate::kg::schema::label_scale;
 use crate::kg::{FactEntry, Schema};
 use crate::plan::binding::neighbour_words;
-use crate::plan::cues::{Boundary, Cues};
+use crate::plan::cues::{boundary_of, Boundary, Cues};
 use crate::words::{self, content_words};
 use std::collections::HashSet;
 
@@ -216,8 +216,22 @@ fn fact_boundaries(schema: &Schema, cues: &Cues) -> Vec<Option<Boundary>> {
                 .skip(1)
                 .take(6)
                 .any(|t| within(&cues.move_start_lead, t));
-            (within(&cues.move_end_lead, lead) && (started || change_before(f)))
-                .then_some(Boundary::End)
+            if within(&cues.move_end_lead, lead) && (started || change_before(f)) {
+                return Some(Boundary::End);
+            }
+            // "ending the year with 1,046 stores": a cue a few words before
+            // the number, with no other number between
+            let near: Vec<String> = before
+                .iter()
+                .rev()
+                .take(5)
+                .take_while(|t| !t.bytes().any(|b| b.is_ascii_digit()) && **t != ";")
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            boundary_of(&near, cues)
         })
         .collect()
 }

@@ -5,7 +5,9 @@
 use super::labels::per_label;
 use super::PageIndex;
 use crate::kg::Schema;
-use crate::plan::cues::{boundary_of, split_year_ranges, year_ranges, Boundary, Cues};
+use crate::plan::cues::{
+    boundary_of, names_period, split_year_ranges, year_ranges, Boundary, Cues,
+};
 use crate::words::{self, content_words};
 use std::collections::HashSet;
 
@@ -50,6 +52,10 @@ pub(super) fn label_boundary(label: &str, cues: &Cues) -> Option<Boundary> {
     let toks = words::tokens(label);
     if let Some(b) = boundary_of(&toks, cues) {
         return Some(b);
+    }
+    // "year ended december 31 , 2009" names a year, not its last day
+    if (0..toks.len()).any(|i| names_period(&toks, i, cues)) {
+        return None;
     }
     words::year_boundary_date(label).map(|first| {
         if first {
