@@ -6808,3 +6808,37 @@ fn payments_that_fall_due_are_no_decrease() {
         &[Num("238.7")],
     );
 }
+
+#[test]
+fn a_sum_of_one_mention_adds_the_rows_its_row_words_name() {
+    // "output" names the table (its caption), "nevada" two of its rows
+    let production: &[&[&str]] = &[
+        &["", "2011", "2010"],
+        &["red ridge ( nevada )", "612", "588"],
+        &["silver pine ( nevada )", "384", "402"],
+        &["north bay ( ontario )", "497", "455"],
+        &["total", "1,493", "1,445"],
+    ];
+    check(
+        production,
+        "gold output by mine ( thousands of ounces ) was as follows :",
+        &["what was combined nevada output in 2011?"],
+        &[Num("996")],
+    );
+}
+
+#[test]
+fn a_total_of_rows_without_a_year_adds_the_only_column() {
+    let homes: &[&[&str]] = &[
+        &["", "apartment homes"],
+        &["northern california", "9,412"],
+        &["southern california", "11,836"],
+        &["pacific northwest", "5,218"],
+    ];
+    check(
+        homes,
+        "our portfolio of apartment communities by region at december 31 , 2012 :",
+        &["how many homes were in california combined?"],
+        &[Num("21248")],
+    );
+}

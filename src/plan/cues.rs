@@ -237,8 +237,8 @@ pub(super) fn token_boundary(token: &str, cues: &Cues) -> Option<Boundary> {
 pub(super) fn names_period(tokens: &[String], i: usize, cues: &Cues) -> bool {
     (tokens[i].ends_with("ed") || tokens[i].ends_with("ing"))
         && i.checked_sub(1)
-        .and_then(|p| tokens.get(p))
-        .is_some_and(|p| cues.period_noun.contains(&words::stem(p)))
+            .and_then(|p| tokens.get(p))
+            .is_some_and(|p| cues.period_noun.contains(&words::stem(p)))
         && token_boundary(&tokens[i], cues).is_some()
 }
 

@@ -143,31 +143,47 @@ impl RulesPlanner {
     }
 
     /// "what were total additions in 2009?" on a table of two rows or more
-    /// whose labels hold every word named ("additions for current year
-    /// positions", "additions for prior year positions"), none of them a
-    /// total and none named by those words alone: their cells in the year.
+    /// whose labels hold every word named that a row label prints
+    /// ("additions for current year positions", "additions for prior year
+    /// positions"), none of them a total and none named by those words
+    /// alone: their cells in the year. So too "what was combined nevada
+    /// output?", a sum of one mention (rows "red ridge ( nevada )", "silver
+    /// pine ( nevada )"; "output" names the table).
     fn rows_sharing_a_name(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
-        if t.r.op != Operation::Lookup || !t.r.weak_sum || t.own_metric.is_empty() {
+        let one_mention_sum = t.r.op == Operation::Sum
+            && t.r.years.len() <= 1
+            && !t.r.refers
+            && self.named_terms(t).is_none();
+        if !(t.r.op == Operation::Lookup && t.r.weak_sum || one_mention_sum)
+            || t.own_metric.is_empty()
+        {
             return None;
         }
-        let year = t.r.years.first().copied().or(t.last_year)?;
+        let year = t.r.years.first().copied().or(t.last_year);
         let page = &t.g.page;
-        let holds = |label: &[String]| {
-            t.own_metric
-                .iter()
-                .all(|w| label.iter().any(|l| super::ground::same_word(l, w)))
-        };
+        let in_label =
+            |label: &[String], w: &String| label.iter().any(|l| super::ground::same_word(l, w));
+        let named: Vec<&String> = t
+            .own_metric
+            .iter()
+            .filter(|w| page.row_words.iter().any(|l| in_label(l, w)))
+            .collect();
+        // the words the rows print name the group, the others the table
+        if named.is_empty() || 2 * named.len() < t.own_metric.len() {
+            return None;
+        }
+        let holds = |label: &[String]| named.iter().all(|w| in_label(label, w));
         let rows: Vec<usize> = (0..page.row_words.len())
             .filter(|&k| holds(&page.row_words[k]))
             .collect();
         let named_alone = rows
             .iter()
-            .any(|&k| page.row_is_total[k] || page.row_words[k].len() <= t.own_metric.len());
+            .any(|&k| page.row_is_total[k] || page.row_words[k].len() <= named.len());
         if rows.len() < 2 || named_alone {
             return None;
         }
         rows.iter()
-            .map(|&k| t.g.cell_in_row(&t.schema.rows[k].0, year))
+            .map(|&k| t.g.cell_of_row(&t.schema.rows[k].0, year))
             .collect()
     }
 

@@ -154,7 +154,7 @@ impl RulesPlanner {
     /// "the total of A and B", "the sum of A, B and C": the values named
     /// in the list after the lead word (not one row twice when "total" may
     /// name it).
-    fn named_terms(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+    pub(super) fn named_terms(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
         let r = &t.r;
         let own = self.cues.specific(&r.metric);
         if own.is_empty() || !contains_any(&r.text, &self.cues.addition_connector) {

@@ -345,6 +345,27 @@ impl Grounder<'_> {
         }
     }
 
+    /// The cell of the row labelled `label` for `year`, or, with no year,
+    /// in the table's only column.
+    pub fn cell_of_row(&self, label: &str, year: Option<i32>) -> Option<Operand> {
+        match year {
+            Some(y) => self.cell_in_row(label, y),
+            None if self.schema.columns.len() == 1 => {
+                let cells: Vec<&CellEntry> = self
+                    .schema
+                    .cells
+                    .iter()
+                    .filter(|c| c.row_label == label)
+                    .collect();
+                match cells.as_slice() {
+                    [cell] => Some(self.cell_value(cell)),
+                    _ => None,
+                }
+            }
+            None => None,
+        }
+    }
+
     /// The cell of the row labelled `label` for `year`.
     pub fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
         let cells: Vec<&CellEntry> = self
