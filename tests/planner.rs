@@ -6842,3 +6842,35 @@ fn a_total_of_rows_without_a_year_adds_the_only_column() {
         &[Num("21248")],
     );
 }
+
+#[test]
+fn a_margin_the_page_does_not_print_is_the_profit_over_the_revenue() {
+    let results: &[&[&str]] = &[
+        &["", "2009", "2008"],
+        &["net sales", "$ 1,500", "$ 1,200"],
+        &["gross margin", "600", "450"],
+        &["operating income", "300", "240"],
+    ];
+    check(
+        results,
+        "results of operations ( in millions ) :",
+        &["what was the operating margin in 2009?", "and in 2008?"],
+        &[Num("0.2"), Num("0.2")],
+    );
+}
+
+#[test]
+fn a_margin_row_the_page_prints_is_read_not_computed() {
+    let results: &[&[&str]] = &[
+        &["", "2009", "2008"],
+        &["net sales", "$ 1,500", "$ 1,200"],
+        &["operating income", "300", "240"],
+        &["operating margin", "20.5%", "20.1%"],
+    ];
+    check(
+        results,
+        "results of operations ( in millions ) :",
+        &["what was the operating margin in 2009?"],
+        &[Num("20.5")],
+    );
+}

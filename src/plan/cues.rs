@@ -53,6 +53,10 @@ pub(super) struct Cues {
     pub ratio_opener: Vec<String>,
     /// Words that name a profit over its revenue ("margin").
     pub margin_word: Vec<String>,
+    /// Words of the profit a margin is of ("income").
+    pub margin_profit_word: Vec<String>,
+    /// Terms of the revenue a margin is over ("net sales").
+    pub margin_base_term: Vec<String>,
     /// Openings of a ratio's second term that stand for the first term's
     /// noun ("those due in 1-3 years").
     pub substitute_pronoun: Vec<String>,
@@ -314,6 +318,8 @@ impl Cues {
             ratio_connector: longest_first("RatioConnector"),
             ratio_opener: plain("RatioOpener"),
             margin_word: plain("MarginWord"),
+            margin_profit_word: plain("MarginProfitWord"),
+            margin_base_term: plain("MarginBaseTerm"),
             substitute_pronoun: plain("SubstitutePronoun"),
             share_lead: longest_first("ShareLead"),
             ratio_lead: longest_first("RatioLead"),

@@ -80,6 +80,12 @@ impl RulesPlanner {
                 self.ratio_of(t, b, part, Whole::One(whole))?,
             ));
         }
+        if let Some((part, whole)) = self.margin_from_page(t) {
+            return Ok((
+                Operation::Ratio,
+                self.ratio_of(t, b, part, Whole::One(whole))?,
+            ));
+        }
         if let Some(terms) = self.rows_sharing_a_name(t) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
@@ -140,6 +146,72 @@ impl RulesPlanner {
             _ => return None,
         };
         Some((reference_operand(part), reference_operand(whole)))
+    }
+
+    /// "what was the operating margin in 2010?" on a page that prints no
+    /// such margin: the profit of that name ("operating income") over the
+    /// revenue, both of the year.
+    fn margin_from_page(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let toks = crate::words::tokens(&t.r.text);
+        let at = toks
+            .iter()
+            .position(|w| self.cues.margin_word.contains(w))?;
+        let before = toks.get(at.checked_sub(1)?)?;
+        let phrase = format!(" {before} {} ", toks[at]);
+        let page = &t.g.page;
+        let printed = |p: &String| {
+            page.spaced_labels
+                .iter()
+                .chain(&page.spaced_sentences)
+                .any(|l| l.contains(p.as_str()))
+        };
+        if t.r.op != Operation::Lookup || printed(&phrase) {
+            return None;
+        }
+        let margin: Vec<String> = self.cues.margin_word.iter().map(|w| stem(w)).collect();
+        let own: Vec<String> = t
+            .metric
+            .iter()
+            .filter(|w| !margin.contains(w))
+            .cloned()
+            .collect();
+        if !own.iter().any(|w| !w.starts_with('@')) {
+            return None;
+        }
+        let year = t.r.years.first().copied().or(t.last_year);
+        // the best-scoring grounding of `mention` whose label prints `term`
+        let best = |mentions: Vec<(Vec<String>, String)>| {
+            mentions
+                .into_iter()
+                .filter_map(|(m, term)| {
+                    let o = t.g.ground(&m, year).ok()?;
+                    let label = content_words(&o.label);
+                    let holds = content_words(&term).iter().all(|w| label.contains(w));
+                    let score = o.grounding.as_ref()?.candidates.first()?.score;
+                    holds.then_some((score, o))
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, o)| o)
+        };
+        let profit = best(
+            self.cues
+                .margin_profit_word
+                .iter()
+                .map(|p| {
+                    let mut m = own.clone();
+                    m.push(stem(p));
+                    (m, format!("{before} {p}"))
+                })
+                .collect(),
+        )?;
+        let revenue = best(
+            self.cues
+                .margin_base_term
+                .iter()
+                .map(|term| (content_words(term), term.clone()))
+                .collect(),
+        )?;
+        Some((profit, revenue))
     }
 
     /// "what were total additions in 2009?" on a table of two rows or more
