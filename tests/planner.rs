@@ -6874,3 +6874,19 @@ fn a_margin_row_the_page_prints_is_read_not_computed() {
         &[Num("20.5")],
     );
 }
+
+#[test]
+fn an_average_per_unit_the_page_does_not_print_divides_the_amount_by_the_count() {
+    let hospitals: &[&[&str]] = &[
+        &["", "december 31 , 2011", "december 31 , 2010"],
+        &["hospitals", "128", "122"],
+        &["licensed beds", "20,614", "19,802"],
+        &["admissions", "741,200", "722,450"],
+    ];
+    check(
+        hospitals,
+        "the following table sets forth operating statistics of our facilities :",
+        &["what was the average number of licensed beds per hospital at december 31 , 2011?"],
+        &[Num("161.046875")],
+    );
+}

@@ -94,7 +94,10 @@ impl RulesPlanner {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
         }
-        if let Some((part, whole)) = self.average_per(t) {
+        if let Some((part, whole)) = self
+            .average_per(t)
+            .or_else(|| self.average_per_from_page(t))
+        {
             let (a, n) = (b.add("amount", part), b.add("count", whole));
             let formula = self
                 .formulas
@@ -146,6 +149,44 @@ impl RulesPlanner {
             _ => return None,
         };
         Some((reference_operand(part), reference_operand(whole)))
+    }
+
+    /// "what was the average number of licensed beds per hospital in
+    /// 2011?" on a page that prints no amount per hospital: the amount the
+    /// words before "per" name over the count the words after it name,
+    /// both of the year.
+    fn average_per_from_page(&self, t: &Turn<'_>) -> Option<(Operand, Operand)> {
+        let r = &t.r;
+        if r.op != Operation::Average || r.years.len() > 1 || !r.constants.is_empty() {
+            return None;
+        }
+        let (before, after) = split_at_first(&r.text, &self.cues.per_word)?;
+        let unit = crate::words::tokens(after).into_iter().next()?;
+        let per = r.text[before.len()..].split_whitespace().next()?;
+        let phrase = format!(" {per} {unit} ");
+        let page = &t.g.page;
+        if page
+            .spaced_labels
+            .iter()
+            .chain(&page.spaced_sentences)
+            .any(|l| l.contains(&phrase))
+        {
+            return None;
+        }
+        let words_of = |text: &str| -> Vec<String> {
+            content_words(text)
+                .into_iter()
+                .filter(|w| w.chars().any(char::is_alphabetic) && r.metric.contains(w))
+                .collect()
+        };
+        let (amount, count) = (words_of(before), words_of(after));
+        if amount.is_empty() || count.is_empty() {
+            return None;
+        }
+        let year = r.years.first().copied().or(t.last_year);
+        let a = t.g.ground(&amount, year).ok()?;
+        let n = t.g.ground(&count, year).ok()?;
+        (a.spec != n.spec).then_some((a, n))
     }
 
     /// "what was the operating margin in 2010?" on a page that prints no
