@@ -6890,3 +6890,27 @@ fn an_average_per_unit_the_page_does_not_print_divides_the_amount_by_the_count()
         &[Num("161.046875")],
     );
 }
+
+#[test]
+fn the_next_years_of_a_schedule_add_its_first_years() {
+    let maturities: &[&[&str]] = &[
+        &["", "senior notes", "term loan", "total"],
+        &["2011", "$ 250", "$ 75", "$ 325"],
+        &["2012", "400", "75", "475"],
+        &["2013", "-", "150", "150"],
+        &["2014", "500", "300", "800"],
+        &["2015", "350", "-", "350"],
+        &["thereafter", "1,750", "-", "1,750"],
+        &["total", "$ 3,250", "$ 600", "$ 3,850"],
+    ];
+    check(
+        maturities,
+        "scheduled maturities of long-term debt at december 31 , 2010 were as follows ( in \
+         millions ) :",
+        &[
+            "what amount of the term loan matures over the next two years?",
+            "what are the total maturities due in the next five years?",
+        ],
+        &[Num("150"), Num("2100")],
+    );
+}

@@ -53,6 +53,8 @@ pub(super) struct Cues {
     pub ratio_opener: Vec<String>,
     /// Words that name a profit over its revenue ("margin").
     pub margin_word: Vec<String>,
+    /// Words before a count of years to come ("the next five years").
+    pub coming_lead: Vec<String>,
     /// Words of the profit a margin is of ("income").
     pub margin_profit_word: Vec<String>,
     /// Terms of the revenue a margin is over ("net sales").
@@ -319,6 +321,7 @@ impl Cues {
             ratio_opener: plain("RatioOpener"),
             margin_word: plain("MarginWord"),
             margin_profit_word: plain("MarginProfitWord"),
+            coming_lead: plain("ComingLead"),
             margin_base_term: plain("MarginBaseTerm"),
             substitute_pronoun: plain("SubstitutePronoun"),
             share_lead: longest_first("ShareLead"),

@@ -7,7 +7,7 @@ use super::change::ChangeInputs;
 use super::cues::{contains_any, split_at_first};
 use super::history::{last_result, names_result};
 use super::mention::strip_ratio_lead;
-use super::operand::{reference_operand, Operand, Whole};
+use super::operand::{reference_operand, repeats_a_value, Operand, Whole};
 use super::operation::Operation;
 use super::rules::RulesPlanner;
 use super::sum::SumTerms;
@@ -86,7 +86,7 @@ impl RulesPlanner {
                 self.ratio_of(t, b, part, Whole::One(whole))?,
             ));
         }
-        if let Some(terms) = self.rows_sharing_a_name(t) {
+        if let Some(terms) = self.next_years(t).or_else(|| self.rows_sharing_a_name(t)) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
         }
@@ -187,6 +187,58 @@ impl RulesPlanner {
         let a = t.g.ground(&amount, year).ok()?;
         let n = t.g.ground(&count, year).ok()?;
         (a.spec != n.spec).then_some((a, n))
+    }
+
+    /// "what amount matures over the next two years?" on a schedule of
+    /// years: the mention's amounts in the schedule's first that many
+    /// years, from one row (or column).
+    fn next_years(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        let r = &t.r;
+        if !matches!(r.op, Operation::Lookup | Operation::Sum) || !r.years.is_empty() {
+            return None;
+        }
+        let toks = crate::words::tokens(&r.text);
+        let n = toks.windows(3).find_map(|w| {
+            let n = self
+                .cues
+                .number_word(&w[1])
+                .or_else(|| w[1].parse::<Decimal>().ok())?;
+            (self.cues.coming_lead.contains(&w[0]) && stem(&w[2]) == "year").then_some(n)
+        })?;
+        let n = usize::try_from(n.to_string().parse::<u32>().ok()?).ok()?;
+        let mut years: Vec<i32> = t
+            .schema
+            .cells
+            .iter()
+            .filter_map(|c| c.column_year.or(c.row_year))
+            .collect();
+        years.sort_unstable();
+        years.dedup();
+        if !(2..=10).contains(&n) || years.len() < n || t.own_metric.is_empty() {
+            return None;
+        }
+        // the span's own words name no amount
+        let span: Vec<String> = self.cues.coming_lead.iter().map(|w| stem(w)).collect();
+        let mut mention: Vec<String> = t
+            .metric
+            .iter()
+            .filter(|w| !span.contains(w) && *w != "year" && self.cues.number_word(w).is_none())
+            .cloned()
+            .collect();
+        // "the total maturities": the total line's amounts
+        let total = &self.cues.total_word;
+        if toks.contains(total) && !mention.contains(total) {
+            mention.push(total.clone());
+        }
+        let terms: Vec<Operand> = years[..n]
+            .iter()
+            .map(|y| t.g.ground(&mention, Some(*y)).ok())
+            .collect::<Option<_>>()?;
+        // one row's amounts (years as columns) or one column's (as rows)
+        let cells: Vec<(usize, usize)> = terms.iter().filter_map(|o| o.cell).collect();
+        let one_line = cells.len() == n
+            && (cells.iter().all(|c| c.0 == cells[0].0) || cells.iter().all(|c| c.1 == cells[0].1));
+        (one_line && !repeats_a_value(&terms)).then_some(terms)
     }
 
     /// "what was the operating margin in 2010?" on a page that prints no
