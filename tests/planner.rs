@@ -6914,3 +6914,23 @@ fn the_next_years_of_a_schedule_add_its_first_years() {
         &[Num("150"), Num("2100")],
     );
 }
+
+#[test]
+fn a_total_over_columns_that_share_a_name_adds_them_when_years_are_rows() {
+    let coal: &[&[&str]] = &[
+        &[
+            "",
+            "appalachia tons sold ( millions )",
+            "powder river basin tons sold ( millions )",
+            "average price per ton",
+        ],
+        &["2012", "18.7", "98.4", "$ 31.20"],
+        &["2011", "21.2", "95.1", "$ 29.85"],
+    ];
+    check(
+        coal,
+        "coal sales by basin were as follows :",
+        &["what were total tons sold in 2012?", "and in 2011?"],
+        &[Num("117.1"), Num("116.3")],
+    );
+}

@@ -326,29 +326,32 @@ impl RulesPlanner {
         }
         let year = t.r.years.first().copied().or(t.last_year);
         let page = &t.g.page;
-        let in_label =
-            |label: &[String], w: &String| label.iter().any(|l| super::ground::same_word(l, w));
-        let named: Vec<&String> = t
-            .own_metric
-            .iter()
-            .filter(|w| page.row_words.iter().any(|l| in_label(l, w)))
-            .collect();
-        // the words the rows print name the group, the others the table
-        if named.is_empty() || 2 * named.len() < t.own_metric.len() {
-            return None;
+        if let Some(rows) = lines_sharing_a_name(&t.own_metric, &page.row_words, &page.row_is_total)
+        {
+            return rows
+                .iter()
+                .map(|&k| t.g.cell_of_row(&t.schema.rows[k].0, year))
+                .collect();
         }
-        let holds = |label: &[String]| named.iter().all(|w| in_label(label, w));
-        let rows: Vec<usize> = (0..page.row_words.len())
-            .filter(|&k| holds(&page.row_words[k]))
-            .collect();
-        let named_alone = rows
+        // "what were total tons sold in 2012?" on a table whose rows are
+        // years: the columns that share the name ("appalachia tons sold",
+        // "powder river basin tons sold")
+        let year = year?;
+        let columns =
+            lines_sharing_a_name(&t.own_metric, &page.column_words, &page.column_is_total)?;
+        columns
             .iter()
-            .any(|&k| page.row_is_total[k] || page.row_words[k].len() <= named.len());
-        if rows.len() < 2 || named_alone {
-            return None;
-        }
-        rows.iter()
-            .map(|&k| t.g.cell_of_row(&t.schema.rows[k].0, year))
+            .map(|&k| {
+                let mut cells = t
+                    .schema
+                    .cells
+                    .iter()
+                    .filter(|c| c.column == k && c.row_year == Some(year));
+                match (cells.next(), cells.next()) {
+                    (Some(c), None) => Some(t.g.cell_value(c)),
+                    _ => None,
+                }
+            })
             .collect()
     }
 
@@ -798,4 +801,31 @@ fn printed_percent(t: &Turn<'_>) -> Option<Operand> {
     let mut g = t.g.clone();
     g.wants_percent = true;
     g.ground(&t.metric, year).ok().filter(|o| o.percent)
+}
+
+/// The lines (rows or columns, by their labels' words) whose labels hold
+/// every word of `metric` that some line prints, when those are at least
+/// half of its words (the rest name the table) and two lines or more hold
+/// them, none a total and none named by those words alone.
+fn lines_sharing_a_name(
+    metric: &[String],
+    labels: &[Vec<String>],
+    is_total: &[bool],
+) -> Option<Vec<usize>> {
+    let in_label =
+        |label: &[String], w: &String| label.iter().any(|l| super::ground::same_word(l, w));
+    let named: Vec<&String> = metric
+        .iter()
+        .filter(|w| labels.iter().any(|l| in_label(l, w)))
+        .collect();
+    if named.is_empty() || 2 * named.len() < metric.len() {
+        return None;
+    }
+    let lines: Vec<usize> = (0..labels.len())
+        .filter(|&k| named.iter().all(|w| in_label(&labels[k], w)))
+        .collect();
+    let named_alone = lines
+        .iter()
+        .any(|&k| is_total[k] || labels[k].len() <= named.len());
+    (lines.len() >= 2 && !named_alone).then_some(lines)
 }
