@@ -2,7 +2,7 @@
 //! forms, rarity and spaced phrases, and what a label marks (a total, a
 //! percentage, a change, a unit price, a quantity's unit, an amount per unit).
 
-use super::periods::{label_boundary, page_years};
+use super::periods::{label_boundary, page_years, per_label};
 use super::PageIndex;
 use crate::kg::Schema;
 use crate::plan::cues::Cues;
@@ -126,11 +126,6 @@ fn measures_per_unit(label: &str, cues: &Cues) -> bool {
                 })
             })
     })
-}
-
-/// One value per label (row or column), computed from the label's text.
-pub(super) fn per_label<T>(labels: &[(String, Option<i32>)], f: impl Fn(&str) -> T) -> Vec<T> {
-    labels.iter().map(|(l, _)| f(l)).collect()
 }
 
 /// The words the text prints, by which glued label words are split.

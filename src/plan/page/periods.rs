@@ -2,7 +2,6 @@
 //! a roll-forward's year brackets and flow years, year ranges, quarters,
 //! months and dates, the caption's year and every year the page speaks of.
 
-use super::labels::per_label;
 use super::PageIndex;
 use crate::kg::Schema;
 use crate::plan::cues::{
@@ -212,4 +211,9 @@ pub(super) fn page_years(schema: &Schema) -> HashSet<i32> {
         years.extend(s.split_whitespace().flat_map(words::years_in));
     }
     years
+}
+
+/// One value per label (row or column), computed from the label's text.
+pub(super) fn per_label<T>(labels: &[(String, Option<i32>)], f: impl Fn(&str) -> T) -> Vec<T> {
+    labels.iter().map(|(l, _)| f(l)).collect()
 }
