@@ -205,7 +205,7 @@ impl RulesPlanner {
                 .or_else(|| w[1].parse::<Decimal>().ok())?;
             (self.cues.coming_lead.contains(&w[0]) && stem(&w[2]) == "year").then_some(n)
         })?;
-        let n = usize::try_from(n.to_string().parse::<u32>().ok()?).ok()?;
+        let n: usize = n.to_string().parse().ok()?;
         let mut years: Vec<i32> = t
             .schema
             .cells

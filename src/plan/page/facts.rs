@@ -221,16 +221,12 @@ fn fact_boundaries(schema: &Schema, cues: &Cues) -> Vec<Option<Boundary>> {
             }
             // "ending the year with 1,046 stores": a cue a few words before
             // the number, with no other number between
-            let near: Vec<String> = before
-                .iter()
-                .rev()
-                .take(5)
-                .take_while(|t| !t.bytes().any(|b| b.is_ascii_digit()) && **t != ";")
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
+            let apart = |t: &str| t == ";" || t.bytes().any(|b| b.is_ascii_digit());
+            let mut start = before.len();
+            while start > 0 && before.len() - start < 5 && !apart(before[start - 1]) {
+                start -= 1;
+            }
+            let near: Vec<String> = before[start..].iter().map(|t| t.to_string()).collect();
             boundary_of(&near, cues)
         })
         .collect()
