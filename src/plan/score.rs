@@ -156,20 +156,7 @@ impl Grounder<'_> {
         }
         let alias = &self.page.row_alias_words[cell.row];
         f.set(F::label_match, self.label_share(a, row, col, alias));
-        // row words the mention meets only by their stem ("exercised" for
-        // "exercisable")
-        let met: Vec<&(String, String)> = self.page.row_surface[cell.row]
-            .iter()
-            .chain(&self.page.column_surface[cell.column])
-            .filter(|(stem, _)| q.iter().any(|w| same_word(stem, w)))
-            .collect();
-        if !met.is_empty() {
-            let inexact = met
-                .iter()
-                .filter(|(_, s)| !self.surface.contains(s))
-                .count();
-            f.set(F::stem_only_match, inexact as f64 / met.len() as f64);
-        }
+        self.stem_only_features(f, cell, q);
         // the words the text prints beside the row's amount, those no label
         // prints
         // a total row takes the table's caption for its name, unless the
@@ -213,25 +200,7 @@ impl Grounder<'_> {
         }
         // labels that meet only the words that say when ("fourth quarter")
         // name no value: the period is the quarter's and year's features
-        let period = |w: &&String| self.period_words.contains(w.as_str());
-        let met_asked: Vec<&&String> = q
-            .iter()
-            .filter(|w| row.iter().chain(col.iter()).any(|l| same_word(l, w)))
-            .collect();
-        // ... when the text prints the other words beside a number: the
-        // value is there ("we repurchased 1.4 million shares")
-        let named_in_text = || {
-            self.page.fact_words.iter().any(|(context, _)| {
-                q.iter()
-                    .filter(|w| !period(w))
-                    .any(|w| context.iter().any(|c| same_word(c, w)))
-            })
-        };
-        if !met_asked.is_empty()
-            && met_asked.iter().all(|w| period(w))
-            && !q.iter().all(period)
-            && named_in_text()
-        {
+        if self.meets_only_period_words(q, row, col) {
             for word_feature in [
                 F::label_match,
                 F::row_cover,
@@ -246,6 +215,46 @@ impl Grounder<'_> {
             return (0.0, 0.0);
         }
         (row_hit, col_hit)
+    }
+
+    /// Sets the share of the row and column words the mention meets only
+    /// by their stem ("exercised" for "exercisable").
+    fn stem_only_features(&self, f: &mut FeatureVector, cell: &CellEntry, q: &[&String]) {
+        let met: Vec<&(String, String)> = self.page.row_surface[cell.row]
+            .iter()
+            .chain(&self.page.column_surface[cell.column])
+            .filter(|(stem, _)| q.iter().any(|w| same_word(stem, w)))
+            .collect();
+        if !met.is_empty() {
+            let inexact = met
+                .iter()
+                .filter(|(_, s)| !self.surface.contains(s))
+                .count();
+            f.set(F::stem_only_match, inexact as f64 / met.len() as f64);
+        }
+    }
+
+    /// Whether the labels meet only the mention's words that say when,
+    /// the mention has others, and the text prints one of those others.
+    fn meets_only_period_words(&self, q: &[&String], row: &[String], col: &[String]) -> bool {
+        let period = |w: &&String| self.period_words.contains(w.as_str());
+        let met_asked: Vec<&&String> = q
+            .iter()
+            .filter(|w| row.iter().chain(col.iter()).any(|l| same_word(l, w)))
+            .collect();
+        // ... when the text prints the other words beside a number: the
+        // value is there ("we repurchased 1.4 million shares")
+        let named_in_text = || {
+            self.page.fact_words.iter().any(|(context, _)| {
+                q.iter()
+                    .filter(|w| !period(w))
+                    .any(|w| context.iter().any(|c| same_word(c, w)))
+            })
+        };
+        !met_asked.is_empty()
+            && met_asked.iter().all(|w| period(w))
+            && !q.iter().all(period)
+            && named_in_text()
     }
 
     /// Share of the mention's weight its words carry in a cell's row,
@@ -666,6 +675,35 @@ impl Grounder<'_> {
         a: &Asked,
     ) -> FeatureVector {
         let mut f = FeatureVector::default();
+        self.lost_row_name_features(&mut f, k, a);
+        let (label, text, opening) = self.header_labels(h);
+        let hit = self.header_word_features(&mut f, k, a, &label, &text);
+        // a follow-up that names another row keeps the column the last
+        // turn read ("and in the first quarter?" after a "low" price)
+        let own = content_words(&h.words);
+        let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
+        if !own.iter().any(|w| a.words.iter().any(|x| same_word(x, w)))
+            && hit >= 0.5 * a.weight
+            && !self.asks_total
+            && (column_year.is_none() || self.year_shares_columns(h.column, a.year))
+            && self.earlier_columns.contains(&h.column)
+        {
+            f.set(F::earlier_column_other_row, 1.0);
+        }
+        if h.percent && !self.wants_percent {
+            f.set(F::cell_percent_unasked, 1.0);
+        }
+        if self.asked_unit == AskedUnit::Count && h.raw.trim_start().starts_with('$') {
+            f.set(F::count_of_money, 1.0);
+        }
+        self.header_period_features(&mut f, k, h, a, opening);
+        f.set(F::header_source, 1.0);
+        f
+    }
+
+    /// Sets how far the mention may name the lost row when no label or
+    /// list of the text gives its name.
+    fn lost_row_name_features(&self, f: &mut FeatureVector, k: usize, a: &Asked) {
         // "other revenues" names the catch-all row the table prints
         let catch_all_named = self.asks_catch_all && self.page.row_is_catch_all.contains(&true);
         let listed = !self.page.lost_row_listed.is_empty();
@@ -677,6 +715,11 @@ impl Grounder<'_> {
                 f.set(F::lost_row_combines, 1.0);
             }
         }
+    }
+
+    /// A header number's label words, the words the text prints beside it,
+    /// and whether it is a roll-forward's lost opening balance.
+    fn header_labels(&self, h: &HeaderNumberEntry) -> (Vec<String>, Vec<String>, bool) {
         // the header's words (a label glued to the first header is every
         // header number's) and those the lost row shares with its sequence
         let mut label = if self.page.lost_row_label.is_empty() {
@@ -714,7 +757,20 @@ impl Grounder<'_> {
                 }
             }
         }
-        let hit = self.overlap(&a.words, &label);
+        (label, text, opening)
+    }
+
+    /// Sets how the mention meets a header number's label and text words;
+    /// returns its overlap with the label.
+    fn header_word_features(
+        &self,
+        f: &mut FeatureVector,
+        k: usize,
+        a: &Asked,
+        label: &[String],
+        text: &[String],
+    ) -> f64 {
+        let hit = self.overlap(&a.words, label);
         f.set(F::label_match, hit / a.weight);
         // how much of the lost row's name, when a label or a list gives
         // it, the mention covers (as a row label's cover)
@@ -733,30 +789,25 @@ impl Grounder<'_> {
         let year = self.schema.header_number_year(k, self.page.lost_row_year);
         f.set(
             F::phrase,
-            Self::phrase_share(a.mention, &label).max(self.restated_phrase(lost, year, a)),
+            Self::phrase_share(a.mention, label).max(self.restated_phrase(lost, year, a)),
         );
         let text_hit = self.weigh(a.words.iter().filter(|w| {
             text.iter().any(|l| same_word(l, w)) && !label.iter().any(|l| same_word(l, w))
         }));
         f.set(F::text_alias_match, text_hit / a.weight);
-        // a follow-up that names another row keeps the column the last
-        // turn read ("and in the first quarter?" after a "low" price)
-        let own = content_words(&h.words);
-        let column_year = self.schema.columns.get(h.column).and_then(|(_, y)| *y);
-        if !own.iter().any(|w| a.words.iter().any(|x| same_word(x, w)))
-            && hit >= 0.5 * a.weight
-            && !self.asks_total
-            && (column_year.is_none() || self.year_shares_columns(h.column, a.year))
-            && self.earlier_columns.contains(&h.column)
-        {
-            f.set(F::earlier_column_other_row, 1.0);
-        }
-        if h.percent && !self.wants_percent {
-            f.set(F::cell_percent_unasked, 1.0);
-        }
-        if self.asked_unit == AskedUnit::Count && h.raw.trim_start().starts_with('$') {
-            f.set(F::count_of_money, 1.0);
-        }
+        hit
+    }
+
+    /// Sets a header number's quarter, month, balance and year against
+    /// those asked.
+    fn header_period_features(
+        &self,
+        f: &mut FeatureVector,
+        k: usize,
+        h: &HeaderNumberEntry,
+        a: &Asked,
+        opening: bool,
+    ) {
         // a header number is the lost first row's: its period is that row's
         if let Some(q) = self.asked_quarter {
             // a year in the header ("2009 $ 17.84") is the column's: the
@@ -766,17 +817,17 @@ impl Grounder<'_> {
                 .page
                 .lost_row_quarter
                 .or(self.page.column_quarter[h.column]);
-            Self::period_features(&mut f, q, &[printed]);
+            Self::period_features(f, q, &[printed]);
         }
         // a month plays the quarter's part on a table of months
         if let Some(m) = self.asked_month {
-            Self::period_features(&mut f, m, &[self.page.lost_row_month]);
+            Self::period_features(f, m, &[self.page.lost_row_month]);
         }
         if let Some(asked) = a.boundary {
             if let Some(b) = self.page.lost_row_label_boundary {
-                Self::boundary_features(&mut f, asked, Some(b));
+                Self::boundary_features(f, asked, Some(b));
             } else if opening {
-                Self::boundary_features(&mut f, asked, Some(Boundary::Beginning));
+                Self::boundary_features(f, asked, Some(Boundary::Beginning));
             }
         }
         // else the column's year (one the text gives its header number)
@@ -793,43 +844,12 @@ impl Grounder<'_> {
         if self.asks_row_range && self.page.lost_row_year.is_some() {
             f.set(F::range_other, 1.0);
         }
-        f.set(F::header_source, 1.0);
-        f
     }
 
     /// The features of the text's `k`th number.
     pub(super) fn fact_features(&self, k: usize, fact: &FactEntry, a: &Asked) -> FeatureVector {
         let mut f = FeatureVector::default();
-        let (ctx, sent) = &self.page.fact_words[k];
-        f.set(F::context_match, self.overlap(&a.words, ctx) / a.weight);
-        let neighbours = &self.page.fact_neighbour_words[k];
-        if !neighbours.is_empty() {
-            f.set(
-                F::neighbour_words,
-                self.overlap(&a.words, neighbours) / a.weight,
-            );
-        }
-        // "net operating revenues , before the provision for doubtful
-        // accounts , were $ 6,962 million": the provision is what the
-        // amount leaves out
-        if !self.leaves_out {
-            if let Some(left_out) = self.page.sentence_left_out.get(fact.sentence) {
-                f.set(
-                    F::left_out_named,
-                    self.overlap(&a.words, left_out) / a.weight,
-                );
-            }
-        }
-        let subject = &self.page.fact_contributed_by[k];
-        if !subject.is_empty() && self.overlap(&a.words, subject) == 0.0 {
-            f.set(F::contribution_unasked, 1.0);
-        }
-        let in_sentence = self.overlap(&a.words, sent) / a.weight;
-        f.set(F::sentence_match, in_sentence);
-        if in_sentence < 0.2 {
-            f.set(F::fact_words_scarce, 1.0);
-        }
-        f.set(F::phrase, Self::phrase_share(a.mention, sent));
+        self.fact_word_features(&mut f, k, fact, a);
         // "at the beginning of 2002": where a move the text states started
         // ("in 2002 ... from $ 128 million"), a level the graph dates to
         // the year before (its end)
@@ -849,29 +869,7 @@ impl Grounder<'_> {
         if let Some(b) = a.boundary {
             Self::boundary_features(&mut f, b, moved);
         }
-        if fact.percent && !self.wants_percent {
-            f.set(F::fact_percent_unasked, 1.0);
-        }
-        if self.page.fact_per_unit[k] && !self.asks_per_unit {
-            f.set(F::per_unit_unasked, 1.0);
-        }
-        if self.says_per && !self.page.fact_per_unit[k] && fact.scale.is_some() {
-            f.set(F::per_unit_unmet, 1.0);
-        }
-        if let (Some(asked), Some(printed)) = (&self.asked_scale, &fact.scale) {
-            if printed.word() == asked.as_str() {
-                f.set(F::scale_agrees, 1.0);
-            }
-        }
-        if self.page.fact_rounds_cell[k] && self.asked_scale.is_none() {
-            f.set(F::fact_rounds_cell, 1.0);
-        }
-        let money = fact.raw.starts_with('$');
-        match self.asked_unit {
-            AskedUnit::Money if !money && !fact.percent => f.set(F::unit_disagrees, 1.0),
-            AskedUnit::Count if money => f.set(F::count_of_money, 1.0),
-            _ => {}
-        }
+        self.fact_unit_features(&mut f, k, fact);
         // "12,500 , 5,300 and 3,150 shares withheld in october , november
         // and december , respectively": the month beside the number
         if let Some(m) = self.asked_month {
@@ -906,6 +904,69 @@ impl Grounder<'_> {
         f.set(F::text_source, 1.0);
         f.set(F::sentence_position, fact.sentence as f64);
         f
+    }
+
+    /// Sets how the mention meets a text number's context, neighbours,
+    /// left-out words, contributor and sentence.
+    fn fact_word_features(&self, f: &mut FeatureVector, k: usize, fact: &FactEntry, a: &Asked) {
+        let (ctx, sent) = &self.page.fact_words[k];
+        f.set(F::context_match, self.overlap(&a.words, ctx) / a.weight);
+        let neighbours = &self.page.fact_neighbour_words[k];
+        if !neighbours.is_empty() {
+            f.set(
+                F::neighbour_words,
+                self.overlap(&a.words, neighbours) / a.weight,
+            );
+        }
+        // "net operating revenues , before the provision for doubtful
+        // accounts , were $ 6,962 million": the provision is what the
+        // amount leaves out
+        if !self.leaves_out {
+            if let Some(left_out) = self.page.sentence_left_out.get(fact.sentence) {
+                f.set(
+                    F::left_out_named,
+                    self.overlap(&a.words, left_out) / a.weight,
+                );
+            }
+        }
+        let subject = &self.page.fact_contributed_by[k];
+        if !subject.is_empty() && self.overlap(&a.words, subject) == 0.0 {
+            f.set(F::contribution_unasked, 1.0);
+        }
+        let in_sentence = self.overlap(&a.words, sent) / a.weight;
+        f.set(F::sentence_match, in_sentence);
+        if in_sentence < 0.2 {
+            f.set(F::fact_words_scarce, 1.0);
+        }
+        f.set(F::phrase, Self::phrase_share(a.mention, sent));
+    }
+
+    /// Sets a text number's percent, per-unit, scale and unit against
+    /// those asked.
+    fn fact_unit_features(&self, f: &mut FeatureVector, k: usize, fact: &FactEntry) {
+        if fact.percent && !self.wants_percent {
+            f.set(F::fact_percent_unasked, 1.0);
+        }
+        if self.page.fact_per_unit[k] && !self.asks_per_unit {
+            f.set(F::per_unit_unasked, 1.0);
+        }
+        if self.says_per && !self.page.fact_per_unit[k] && fact.scale.is_some() {
+            f.set(F::per_unit_unmet, 1.0);
+        }
+        if let (Some(asked), Some(printed)) = (&self.asked_scale, &fact.scale) {
+            if printed.word() == asked.as_str() {
+                f.set(F::scale_agrees, 1.0);
+            }
+        }
+        if self.page.fact_rounds_cell[k] && self.asked_scale.is_none() {
+            f.set(F::fact_rounds_cell, 1.0);
+        }
+        let money = fact.raw.starts_with('$');
+        match self.asked_unit {
+            AskedUnit::Money if !money && !fact.percent => f.set(F::unit_disagrees, 1.0),
+            AskedUnit::Count if money => f.set(F::count_of_money, 1.0),
+            _ => {}
+        }
     }
 
     /// The question prints a date ("as of december 31 , 2017") whose year
