@@ -248,28 +248,7 @@ impl RulesPlanner {
         year_default: Option<i32>,
         bare_lead: bool,
     ) -> Result<PartWhole, PlanError> {
-        // a side an earlier look-up's question names is that result ("what
-        // portion of the total was residential?" after "and total kwh
-        // sales?"); the two sides name two results
-        let wholes = self.earlier_values_named(t, whole);
-        let mut parts = self.earlier_values_named(t, part);
-        // "what portion of that was X?": the whole is the last result, so X
-        // is another
-        if self.names_earlier(whole) && wholes.is_empty() {
-            let last = t.history.last().map(|h| h.turn);
-            parts.retain(|p| Some(p.turn) != last);
-        }
-        let pair = parts.iter().find_map(|p| {
-            let w = wholes.iter().find(|w| w.turn != p.turn)?;
-            Some((*p, *w))
-        });
-        let named_whole = pair.map(|(_, w)| w).or(wholes.first().copied());
-        let named_part = pair.map(|(p, _)| p).or_else(|| {
-            parts
-                .iter()
-                .copied()
-                .find(|p| named_whole.is_none_or(|w| w.turn != p.turn))
-        });
+        let (named_part, named_whole) = self.named_sides(t, whole, part);
         let named_part = named_part.map(|h| {
             let o = reference_operand(h);
             let year = o.year;
@@ -301,22 +280,61 @@ impl RulesPlanner {
         }
         // no year asked: the whole is of the part's own year, if it has one;
         // a part added over several years ("those two years") has none
-        let spans_years = match &num.spec {
-            ValueSpec::Reference(ResultRef(k)) => {
-                t.history.iter().find(|h| h.turn == *k).is_some_and(|h| {
-                    let mut years: Vec<i32> = h.variables.iter().filter_map(|v| v.year).collect();
-                    years.sort_unstable();
-                    years.dedup();
-                    h.metric_type == MetricType::Sum && years.len() >= 2
-                })
-            }
-            _ => false,
-        };
+        let spans_years = part_spans_years(t, &num);
         let year = if spans_years && first_year(&self.cues, &t.r.text).is_none() {
             None
         } else {
             year.or_else(|| t.g.cell_of(&num).and_then(|c| c.column_year.or(c.row_year)))
         };
+        let den = self.share_whole(t, whole, &num, year)?;
+        if matches!(&den, Whole::One(d) if d.spec == num.spec) {
+            return Ok(None);
+        }
+        Ok(Some((num, den)))
+    }
+
+    /// The earlier results the whole and the part of a share name, as
+    /// (part, whole): two results when the sides name two.
+    fn named_sides<'h>(
+        &self,
+        t: &Turn<'h>,
+        whole: &str,
+        part: &str,
+    ) -> (Option<&'h TurnResult>, Option<&'h TurnResult>) {
+        // a side an earlier look-up's question names is that result ("what
+        // portion of the total was residential?" after "and total kwh
+        // sales?"); the two sides name two results
+        let wholes = self.earlier_values_named(t, whole);
+        let mut parts = self.earlier_values_named(t, part);
+        // "what portion of that was X?": the whole is the last result, so X
+        // is another
+        if self.names_earlier(whole) && wholes.is_empty() {
+            let last = t.history.last().map(|h| h.turn);
+            parts.retain(|p| Some(p.turn) != last);
+        }
+        let pair = parts.iter().find_map(|p| {
+            let w = wholes.iter().find(|w| w.turn != p.turn)?;
+            Some((*p, *w))
+        });
+        let named_whole = pair.map(|(_, w)| w).or(wholes.first().copied());
+        let named_part = pair.map(|(p, _)| p).or_else(|| {
+            parts
+                .iter()
+                .copied()
+                .find(|p| named_whole.is_none_or(|w| w.turn != p.turn))
+        });
+        (named_part, named_whole)
+    }
+
+    /// The whole of a share of the part `num` in `year`: a value asked
+    /// before, the part's total, or the total the whole's words name.
+    fn share_whole(
+        &self,
+        t: &Turn<'_>,
+        whole: &str,
+        num: &Operand,
+        year: Option<i32>,
+    ) -> Result<Whole, PlanError> {
         let whole_words = self.cues.mention_words(whole);
         // "of the 2001 value", "of the increase": a whole that names only a
         // year, or a kind of result computed before, is a value asked
@@ -326,7 +344,7 @@ impl RulesPlanner {
             && !t.history.is_empty();
         let den = if self.names_earlier(whole) || only_a_year || self.names_earlier_kind(whole, t) {
             Whole::One(self.mention(whole, t, year)?)
-        } else if let Some(total) = t.g.total_for(&num, &whole_words) {
+        } else if let Some(total) = t.g.total_for(num, &whole_words) {
             total
         } else {
             let mut words = whole_words;
@@ -337,17 +355,14 @@ impl RulesPlanner {
             let mut d = t.g.ground(&words, year)?;
             // "what percentage of total X is that?": the whole is another
             // page value than the one the part read
-            if t.same_page_value(&num, &d) {
+            if t.same_page_value(num, &d) {
                 if let Some(other) = t.leaving_out(&d) {
                     d = other.g.ground(&words, year).unwrap_or(d);
                 }
             }
             Whole::One(d)
         };
-        if matches!(&den, Whole::One(d) if d.spec == num.spec) {
-            return Ok(None);
-        }
-        Ok(Some((num, den)))
+        Ok(den)
     }
 
     /// The values earlier look-ups read, latest first, whose question (or
@@ -616,5 +631,21 @@ impl RulesPlanner {
         let part = reference_operand(last);
         let whole = self.mention(right, t, year_default)?;
         Ok((whole.spec != part.spec).then_some((part, Whole::One(whole))))
+    }
+}
+
+/// Whether the part is a result added over several years ("those two
+/// years"), so of no one year.
+fn part_spans_years(t: &Turn<'_>, num: &Operand) -> bool {
+    match &num.spec {
+        ValueSpec::Reference(ResultRef(k)) => {
+            t.history.iter().find(|h| h.turn == *k).is_some_and(|h| {
+                let mut years: Vec<i32> = h.variables.iter().filter_map(|v| v.year).collect();
+                years.sort_unstable();
+                years.dedup();
+                h.metric_type == MetricType::Sum && years.len() >= 2
+            })
+        }
+        _ => false,
     }
 }

@@ -72,6 +72,46 @@ impl RulesPlanner {
     pub(super) fn set_up_turn<'a>(&'a self, ctx: &TurnContext<'a>) -> Turn<'a> {
         let mut r = self.read(ctx.question, ctx.schema);
         self.continue_operation(&mut r, ctx);
+        let mut g = self.turn_grounder(ctx, &r);
+        let history: Vec<&TurnResult> = ctx.state.answered().collect();
+        Self::note_earlier_reads(&mut g, &history);
+        let (mut metric, own_metric) = self.turn_metric(&r, &mut g, &history);
+        // "what was total stockholders equity?": the "total" of a look-up
+        // that names a row is part of the row's name (the reading took it
+        // for an addition's word)
+        let total = crate::words::stem(&self.cues.total_word);
+        if r.op == Operation::Lookup
+            && r.weak_sum
+            && !own_metric.is_empty()
+            && g.asks_total
+            && !metric.contains(&total)
+        {
+            metric.push(total);
+        }
+        // the period a result was asked for when it is one year (a number
+        // printed for several years is about the one asked), else the year
+        // of its last value
+        let last_year = history.iter().rev().find_map(|h| {
+            h.period
+                .as_deref()
+                .and_then(|p| p.parse::<i32>().ok())
+                .or_else(|| h.variables.iter().rev().find_map(|v| v.year))
+        });
+        self.carry_years(&mut r, &history, last_year);
+        Turn {
+            r,
+            g,
+            history,
+            metric,
+            own_metric,
+            last_year,
+            schema: ctx.schema,
+        }
+    }
+
+    /// The grounder for the turn's question, set up for what the reading
+    /// asks.
+    fn turn_grounder<'a>(&'a self, ctx: &TurnContext<'a>, r: &Reading) -> Grounder<'a> {
         let asked_scale = self
             .scale_words
             .iter()
@@ -100,7 +140,12 @@ impl RulesPlanner {
         if r.op == Operation::Sum && r.weak_sum {
             g.asks_total = false;
         }
-        let history: Vec<&TurnResult> = ctx.state.answered().collect();
+        g
+    }
+
+    /// Notes on the grounder the metrics the answered turns read and the
+    /// rows and columns the last turn read.
+    fn note_earlier_reads(g: &mut Grounder<'_>, history: &[&TurnResult]) {
         g.earlier = history
             .iter()
             .flat_map(|h| h.variables.iter())
@@ -127,28 +172,11 @@ impl RulesPlanner {
             .chain(last_headers)
             .collect();
         g.earlier_rows = last_cells.iter().map(|(row, _)| *row).collect();
-        let (mut metric, own_metric) = self.turn_metric(&r, &mut g, &history);
-        // "what was total stockholders equity?": the "total" of a look-up
-        // that names a row is part of the row's name (the reading took it
-        // for an addition's word)
-        let total = crate::words::stem(&self.cues.total_word);
-        if r.op == Operation::Lookup
-            && r.weak_sum
-            && !own_metric.is_empty()
-            && g.asks_total
-            && !metric.contains(&total)
-        {
-            metric.push(total);
-        }
-        // the period a result was asked for when it is one year (a number
-        // printed for several years is about the one asked), else the year
-        // of its last value
-        let last_year = history.iter().rev().find_map(|h| {
-            h.period
-                .as_deref()
-                .and_then(|p| p.parse::<i32>().ok())
-                .or_else(|| h.variables.iter().rev().find_map(|v| v.year))
-        });
+    }
+
+    /// The years a question that names none takes from the turns before:
+    /// the same ones, or one named relative to the last.
+    fn carry_years(&self, r: &mut Reading, history: &[&TurnResult], last_year: Option<i32>) {
         // "over the same two years" after a sum of 2009 and 2010: those years,
         // and a value over them is one value a year, added
         if r.years.is_empty() && contains_any(&r.text, &self.cues.same_period) {
@@ -181,15 +209,6 @@ impl RulesPlanner {
                     .or(last_year)
                     .and_then(|y| self.cues.relative_year(&r.text, y)),
             );
-        }
-        Turn {
-            r,
-            g,
-            history,
-            metric,
-            own_metric,
-            last_year,
-            schema: ctx.schema,
         }
     }
 
