@@ -164,13 +164,7 @@ impl RulesPlanner {
         let unit = crate::words::tokens(after).into_iter().next()?;
         let per = r.text[before.len()..].split_whitespace().next()?;
         let phrase = format!(" {per} {unit} ");
-        let page = &t.g.page;
-        if page
-            .spaced_labels
-            .iter()
-            .chain(&page.spaced_sentences)
-            .any(|l| l.contains(&phrase))
-        {
+        if t.g.page.prints_phrase(&phrase) {
             return None;
         }
         let words_of = |text: &str| -> Vec<String> {
@@ -251,14 +245,7 @@ impl RulesPlanner {
             .position(|w| self.cues.margin_word.contains(w))?;
         let before = toks.get(at.checked_sub(1)?)?;
         let phrase = format!(" {before} {} ", toks[at]);
-        let page = &t.g.page;
-        let printed = |p: &String| {
-            page.spaced_labels
-                .iter()
-                .chain(&page.spaced_sentences)
-                .any(|l| l.contains(p.as_str()))
-        };
-        if t.r.op != Operation::Lookup || printed(&phrase) {
+        if t.r.op != Operation::Lookup || t.g.page.prints_phrase(&phrase) {
             return None;
         }
         let margin: Vec<String> = self.cues.margin_word.iter().map(|w| stem(w)).collect();
@@ -341,17 +328,7 @@ impl RulesPlanner {
             lines_sharing_a_name(&t.own_metric, &page.column_words, &page.column_is_total)?;
         columns
             .iter()
-            .map(|&k| {
-                let mut cells = t
-                    .schema
-                    .cells
-                    .iter()
-                    .filter(|c| c.column == k && c.row_year == Some(year));
-                match (cells.next(), cells.next()) {
-                    (Some(c), None) => Some(t.g.cell_value(c)),
-                    _ => None,
-                }
-            })
+            .map(|&k| t.g.only_cell(|c| c.column == k && c.row_year == Some(year)))
             .collect()
     }
 

@@ -350,32 +350,21 @@ impl Grounder<'_> {
     pub fn cell_of_row(&self, label: &str, year: Option<i32>) -> Option<Operand> {
         match year {
             Some(y) => self.cell_in_row(label, y),
-            None if self.schema.columns.len() == 1 => {
-                let cells: Vec<&CellEntry> = self
-                    .schema
-                    .cells
-                    .iter()
-                    .filter(|c| c.row_label == label)
-                    .collect();
-                match cells.as_slice() {
-                    [cell] => Some(self.cell_value(cell)),
-                    _ => None,
-                }
-            }
+            None if self.schema.columns.len() == 1 => self.only_cell(|c| c.row_label == label),
             None => None,
         }
     }
 
     /// The cell of the row labelled `label` for `year`.
     pub fn cell_in_row(&self, label: &str, year: i32) -> Option<Operand> {
-        let cells: Vec<&CellEntry> = self
-            .schema
-            .cells
-            .iter()
-            .filter(|c| c.row_label == label && c.column_year.or(c.row_year) == Some(year))
-            .collect();
-        match cells.as_slice() {
-            [cell] => Some(self.cell_value(cell)),
+        self.only_cell(|c| c.row_label == label && c.column_year.or(c.row_year) == Some(year))
+    }
+
+    /// The one cell that `keep` holds, if exactly one does.
+    pub fn only_cell(&self, keep: impl Fn(&CellEntry) -> bool) -> Option<Operand> {
+        let mut cells = self.schema.cells.iter().filter(|c| keep(c));
+        match (cells.next(), cells.next()) {
+            (Some(c), None) => Some(self.cell_value(c)),
             _ => None,
         }
     }

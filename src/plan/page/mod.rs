@@ -251,6 +251,15 @@ fn page_key(schema: &Schema, lexicon: bool) -> u64 {
 }
 
 impl PageIndex {
+    /// Whether a label or sentence of the page prints `phrase` (spaced and
+    /// padded: " operating margin ").
+    pub fn prints_phrase(&self, phrase: &str) -> bool {
+        self.spaced_labels
+            .iter()
+            .chain(&self.spaced_sentences)
+            .any(|l| l.contains(phrase))
+    }
+
     /// The index of `schema`'s page: the one this thread built from the
     /// same page, else a new one (kept for the page's next turns and
     /// conversations).
