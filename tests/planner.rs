@@ -6934,3 +6934,106 @@ fn a_total_over_columns_that_share_a_name_adds_them_when_years_are_rows() {
         &[Num("117.1"), Num("116.3")],
     );
 }
+
+/// "what is the product of those?" naming nothing: the last two results
+/// multiplied.
+#[test]
+fn the_product_of_those_multiplies_the_last_two_results() {
+    check(
+        &[
+            &[
+                "",
+                "total number of shares purchased",
+                "average price paid per share",
+            ],
+            &["october 1 - 31", "1,200,000", "$ 40.10"],
+            &["november 1 - 30", "950,000", "$ 42.50"],
+        ],
+        "",
+        &[
+            "how many shares were purchased in october?",
+            "and what was the average price paid per share?",
+            "what is the product of those?",
+        ],
+        &[Num("1200000"), Num("40.10"), Num("48120000")],
+    );
+}
+
+/// "how much of that came from outside the united states?" after net
+/// revenues, on a page that prints the share outside ("52 % of net
+/// revenues"): the revenues times the percentage.
+#[test]
+fn a_printed_share_of_the_amount_asked_before_is_applied_to_it() {
+    check(
+        &[
+            &["", "2009", "2008"],
+            &["net revenues", "$ 7,106", "$ 6,580"],
+            &["operating income", "1,020", "950"],
+        ],
+        "net revenues increased 8 % in 2009 . in 2009 , revenues from customers outside \
+         the united states were 52 % ( 52 % ) of net revenues .",
+        &[
+            "what were net revenues in 2009?",
+            "how much of that came from outside the united states?",
+        ],
+        &[Num("7106"), Num("3695.12")],
+    );
+}
+
+/// A share a sentence prints of a head count ("35 % of our employees"):
+/// asked after the count, "what percentage of them ..." reads it (no row
+/// of the table meets the question's words), and "how many employees is
+/// that?" applies it to the count.
+#[test]
+fn a_printed_percentage_is_read_and_then_applied_to_the_count_before_it() {
+    check(
+        &[
+            &["", "2010", "2009"],
+            &["revenue", "$ 500", "$ 450"],
+            &["cost of sales", "300", "280"],
+        ],
+        "as of december 31 , 2010 , we had 1,500 employees . approximately 35% ( 35 % ) \
+         of our employees are covered by collective bargaining agreements .",
+        &[
+            "how many employees did the company have at the end of 2010?",
+            "and what percentage of them are covered by collective bargaining agreements?",
+            "how many employees is that?",
+        ],
+        &[Num("1500"), Num("35"), Num("525")],
+    );
+}
+
+/// "the first half of 2012" on a table of the year's quarters (a total row
+/// of other lines beside them): the first two quarters' cells added; "and
+/// the second half?" the last two.
+#[test]
+fn a_half_year_on_a_quarterly_table_adds_its_two_quarters() {
+    check(
+        &[
+            &[
+                "",
+                "december 31 2012",
+                "september 30 2012",
+                "june 30 2012",
+                "march 31 2012",
+            ],
+            &["nonperforming loans", "182.4", "207.9", "246.3", "301.7"],
+            &["other real estate owned", "41.8", "46.2", "52.7", "58.9"],
+            &[
+                "total nonperforming assets",
+                "224.2",
+                "254.1",
+                "299.0",
+                "360.6",
+            ],
+            &["net charge-offs", "14.6", "22.8", "31.5", "18.9"],
+        ],
+        "",
+        &[
+            "what were net charge-offs in the first half of 2012?",
+            "and in the second half?",
+            "what were total nonperforming assets at the end of 2012?",
+        ],
+        &[Num("50.4"), Num("37.4"), Num("224.2")],
+    );
+}

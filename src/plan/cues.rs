@@ -195,6 +195,12 @@ pub(super) struct Cues {
     pub money_ask: Vec<String>,
     /// Words that ask for a count ("how many").
     pub count_ask: Vec<String>,
+    /// Words that name a year's first two quarters (fk:FirstHalfWord).
+    pub first_half: Vec<String>,
+    /// Words that name a year's last two quarters (fk:SecondHalfWord).
+    pub second_half: Vec<String>,
+    /// Words that ask how many or how much (fk:QuantityAsk).
+    pub quantity_ask: Vec<String>,
     /// Words before what an average is per ("per share").
     pub per_word: Vec<String>,
     /// Words that open a question ("how", "what").
@@ -391,6 +397,9 @@ impl Cues {
             quantity_unit: longest_first("QuantityUnit"),
             money_ask: longest_first("MoneyAsk"),
             count_ask: longest_first("CountAsk"),
+            first_half: longest_first("FirstHalfWord"),
+            second_half: longest_first("SecondHalfWord"),
+            quantity_ask: longest_first("QuantityAsk"),
             per_word: longest_first("PerWord"),
             question_word: plain("QuestionWord"),
             between_word: plain("BetweenWord"),

@@ -90,7 +90,7 @@ impl RulesPlanner {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
         }
-        if let Some(terms) = self.year_of_quarters(t) {
+        if let Some(terms) = self.year_of_quarters(t).or_else(|| self.half_of_year(t)) {
             let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
             return Ok((Operation::Sum, self.formulas.sum(&names)?));
         }
@@ -103,6 +103,10 @@ impl RulesPlanner {
                 .formulas
                 .fill(Operation::Quotient, &[("a", &a), ("n", &n)], &[])?;
             return Ok((Operation::Quotient, formula));
+        }
+        if let Some((amount, percent)) = self.applied_percent(t) {
+            let formula = self.applied_percent_formula(b, amount, percent)?;
+            return Ok((Operation::Product, formula));
         }
         let formula = match r.op {
             Operation::Lookup => self.lookup_formula(t, b)?,
@@ -347,6 +351,31 @@ impl RulesPlanner {
         t.g.quarters_of(&one)
     }
 
+    /// "what were net sales in the first half of 2012?" on a table of the
+    /// year's quarters: the cells of its first (or second) two quarters.
+    fn half_of_year(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        let half = if contains_any(&t.r.text, &self.cues.first_half) {
+            [1, 2]
+        } else if contains_any(&t.r.text, &self.cues.second_half) {
+            [3, 4]
+        } else {
+            return None;
+        };
+        if t.r.op != Operation::Lookup || t.metric.is_empty() {
+            return None;
+        }
+        let year = t.r.years.first().copied().or(t.last_year);
+        let one = t.g.ground(&t.metric, year).ok()?;
+        let quarters = t.g.quarter_values_of(&one)?;
+        Some(
+            quarters
+                .into_iter()
+                .filter(|(q, _)| half.contains(q))
+                .map(|(_, v)| v)
+                .collect(),
+        )
+    }
+
     /// "what is the average price per share?" after the amount spent and
     /// the number of shares, when the page prints no such average: the
     /// earlier result whose question names what the average is per is the
@@ -574,12 +603,22 @@ impl RulesPlanner {
     }
 
     /// "what is the ratio times the 2011 value?": two mentioned factors.
+    /// "what is the product of those?", naming nothing: the last two
+    /// results.
     fn product_of_mentions(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
-        let (left, right) = split_at_first(&t.r.text, &self.cues.product_connector)
-            .ok_or_else(|| PlanError::Unsupported("a product needs two factors".into()))?;
-        let left = strip_ratio_lead(left, &self.cues);
-        let x = self.mention(left, t, t.last_year)?;
-        let y = self.mention(right, t, t.last_year)?;
+        let (x, y) = match split_at_first(&t.r.text, &self.cues.product_connector) {
+            Some((left, right)) => {
+                let left = strip_ratio_lead(left, &self.cues);
+                (
+                    self.mention(left, t, t.last_year)?,
+                    self.mention(right, t, t.last_year)?,
+                )
+            }
+            None if t.own_metric.is_empty() => super::history::last_two(&t.history)?,
+            None => {
+                return Err(PlanError::Unsupported("a product needs two factors".into()));
+            }
+        };
         let a = b.add("factor", x);
         let c = b.add("factor", y);
         self.formulas
@@ -678,6 +717,15 @@ impl RulesPlanner {
             }
             Err(e) => return Err(e),
         };
+        // "and what percentage of them are covered by collective bargaining
+        // agreements?": a part that meets none of the question's words is
+        // no part the page prints; a percentage printed for them is
+        if meets_no_word(&num) {
+            if let Some(printed) = best_printed_percent(t).filter(|o| !meets_no_word(o)) {
+                let v = b.add("value", printed);
+                return self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]);
+            }
+        }
         self.ratio_of(t, b, num, den)
     }
 
@@ -772,6 +820,32 @@ impl RulesPlanner {
 
 /// The question's metric grounded in its year (or the conversation's), when
 /// that is a percentage the page prints.
+/// The best-scoring printed percentage for the question's words, passing
+/// over the few better candidates that print none.
+fn best_printed_percent(t: &Turn<'_>) -> Option<Operand> {
+    let year = t.r.years.first().copied().or(t.last_year);
+    let mut turn = t.clone();
+    turn.g.wants_percent = true;
+    for _ in 0..3 {
+        let o = turn.g.ground(&t.metric, year).ok()?;
+        if o.percent {
+            return Some(o);
+        }
+        turn = turn.leaving_out(&o)?;
+    }
+    None
+}
+
+/// Whether `o` was grounded on a candidate that meets none of the
+/// mention's words (a year alone chose it).
+fn meets_no_word(o: &Operand) -> bool {
+    let no_word = super::features::Feature::no_word_met.name();
+    o.grounding
+        .as_ref()
+        .and_then(|g| g.candidates.first())
+        .is_some_and(|c| c.features.iter().any(|(name, _)| *name == no_word))
+}
+
 fn printed_percent(t: &Turn<'_>) -> Option<Operand> {
     let year = t.r.years.first().copied().or(t.last_year);
     // a ratio's grounder leaves printed percentages unwanted: here they are sought

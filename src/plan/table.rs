@@ -184,14 +184,30 @@ impl Grounder<'_> {
     /// the first perhaps lost into the column headers) and no total: the
     /// same column's (or row's) values of all four.
     pub fn quarters_of(&self, o: &Operand) -> Option<Vec<Operand>> {
+        let values = self.quarter_values_of(o)?;
+        Some(values.into_iter().map(|(_, v)| v).collect())
+    }
+
+    /// The cells of the year's quarters [`Self::quarters_of`] reads, each
+    /// with its quarter (1 to 4), in the table's order.
+    pub fn quarter_values_of(&self, o: &Operand) -> Option<Vec<(u8, Operand)>> {
         let (row, column) = o.cell?;
         let page = &self.page;
-        if page
-            .row_is_total
-            .iter()
-            .chain(&page.column_is_total)
-            .any(|t| *t)
-        {
+        // a total among the quarters' lines prints the year: no sum is asked
+        let quarters_are_rows = page.row_quarter[row].is_some();
+        let totals = if quarters_are_rows {
+            &page.row_is_total
+        } else {
+            &page.column_is_total
+        };
+        // nor does a total line the quarters cross ("total nonperforming
+        // assets"): it names what "total" asks
+        let crossed_total = if quarters_are_rows {
+            page.column_is_total[column]
+        } else {
+            page.row_is_total[row]
+        };
+        if crossed_total || totals.iter().any(|t| *t) {
             return None;
         }
         let cell_at = |r: usize, c: usize| {
@@ -205,7 +221,7 @@ impl Grounder<'_> {
             cell.row_year.or(cell.column_year)
         };
         let year = year_of(row, column);
-        let along: Vec<(usize, usize)> = if page.row_quarter[row].is_some() {
+        let along: Vec<(usize, usize)> = if quarters_are_rows {
             (0..self.schema.rows.len())
                 .filter(|&r| page.row_quarter[r].is_some())
                 .map(|r| (r, column))
@@ -223,11 +239,13 @@ impl Grounder<'_> {
             .filter(|&(r, c)| year_of(r, c) == year)
             .filter_map(|(r, c)| cell_at(r, c))
             .collect();
-        let mut quarters: Vec<u8> = cells
+        let mut values: Vec<(u8, Operand)> = cells
             .iter()
-            .filter_map(|c| page.row_quarter[c.row].or(page.column_quarter[c.column]))
+            .filter_map(|c| {
+                let q = page.row_quarter[c.row].or(page.column_quarter[c.column])?;
+                Some((q, self.cell_value(c)))
+            })
             .collect();
-        let mut values: Vec<Operand> = cells.iter().map(|c| self.cell_value(c)).collect();
         // quarter rows whose first quarter the table lost into its column
         // headers ("cash dividends declared $ 0.05" over the second to fourth
         // quarters): that header's number is the column's missing quarter
@@ -238,13 +256,41 @@ impl Grounder<'_> {
                 .iter()
                 .find(|h| h.column == column)
             {
-                quarters.push(q);
-                values.push(header_operand(h));
+                values.push((q, header_operand(h)));
             }
         }
+        let mut quarters: Vec<u8> = values.iter().map(|(q, _)| *q).collect();
         quarters.sort_unstable();
         quarters.dedup();
         (values.len() == 4 && quarters == [1, 2, 3, 4]).then_some(values)
+    }
+
+    /// The cell, header number or text number `node` names, as an operand
+    /// (whether it prints a percentage, its scale).
+    pub fn node_operand(&self, node: &str) -> Option<Operand> {
+        if let Some((row, column)) = cell_of_node(node) {
+            let cell = self
+                .schema
+                .cells
+                .iter()
+                .find(|c| c.row == row && c.column == column)?;
+            return Some(self.cell_value(cell));
+        }
+        if let Some(column) = header_column_of_node(node) {
+            let h = self
+                .schema
+                .header_numbers
+                .iter()
+                .find(|h| h.column == column)?;
+            return Some(header_operand(h));
+        }
+        let (sentence, token) = fact_of_node(node)?;
+        let fact = self
+            .schema
+            .facts
+            .iter()
+            .find(|f| f.sentence == sentence && f.token == token)?;
+        Some(fact_operand(fact))
     }
 
     /// The value that measures what the cell, header number or text
