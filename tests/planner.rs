@@ -7037,3 +7037,137 @@ fn a_half_year_on_a_quarterly_table_adds_its_two_quarters() {
         &[Num("50.4"), Num("37.4"), Num("224.2")],
     );
 }
+
+/// "what were the remaining contributions?" after a total and how much of
+/// it was discretionary, "how many were not exercisable?" after the
+/// options outstanding and those exercisable: the whole less the part.
+#[test]
+fn the_remainder_of_a_whole_is_the_whole_less_the_part_asked_after_it() {
+    check(
+        SALES,
+        "in 2009 , the company contributed $ 1.45 billion to its pension plans , of which \
+         $ 1.0 billion was discretionary .",
+        &[
+            "how much did the company contribute to its pension plans in 2009, in billions?",
+            "and how much of that was discretionary?",
+            "what were the remaining contributions?",
+        ],
+        &[Num("1.45"), Num("1.0"), Num("0.45")],
+    );
+    check(
+        &[
+            &[
+                "",
+                "shares ( in thousands )",
+                "weighted average exercise price",
+            ],
+            &["outstanding at december 31 , 2010", "17,500", "$ 35.10"],
+            &["granted", "3,112", "41.87"],
+            &["exercised", "( 2,845 )", "28.40"],
+            &["outstanding at december 31 , 2011", "17,037", "37.05"],
+            &["exercisable at december 31 , 2011", "11,208", "33.90"],
+        ],
+        "",
+        &[
+            "how many options were outstanding at december 31 , 2011?",
+            "and how many were exercisable?",
+            "how many were not exercisable?",
+        ],
+        &[Num("17037"), Num("11208"), Num("5829")],
+    );
+}
+
+/// "what was the net of those two?" after two values: their difference.
+#[test]
+fn the_net_of_two_values_is_their_difference() {
+    check(
+        &[
+            &[
+                "",
+                "shares ( in thousands )",
+                "weighted average exercise price",
+            ],
+            &["granted", "3,112", "41.87"],
+            &["exercised", "( 2,845 )", "28.40"],
+        ],
+        "",
+        &[
+            "how many options were granted?",
+            "and how many were exercised?",
+            "what was the net of those two?",
+        ],
+        &[Num("3112"), Num("2845"), Num("267")],
+    );
+}
+
+/// "full year net income" on a table of the year's quarters without a
+/// total: the four quarters added.
+#[test]
+fn a_full_year_on_a_quarterly_table_adds_its_quarters() {
+    check(
+        &[
+            &[
+                "",
+                "first quarter",
+                "second quarter",
+                "third quarter",
+                "fourth quarter",
+            ],
+            &["net sales", "1,010", "1,050", "1,100", "1,200"],
+            &["net income", "110", "120", "130", "140"],
+        ],
+        "",
+        &["what was full year net income?"],
+        &[Num("500")],
+    );
+}
+
+/// "the midpoint of the expected range" where a sentence states the range
+/// ("between $ 550 million and $ 575 million", "from $ 85 million to $ 95
+/// million"): its two ends averaged; "how much remains to be recorded?"
+/// after it and the part recorded: the midpoint less that part.
+#[test]
+fn the_midpoint_of_a_range_the_text_states_averages_its_ends() {
+    check(
+        SALES,
+        "capital expenditures were $ 512 million in 2009 . we expect capital expenditures \
+         in 2010 to be between $ 550 million and $ 575 million .",
+        &["what is the midpoint of the expected range for 2010 capital expenditures?"],
+        &[Num("562.5")],
+    );
+    check(
+        SALES,
+        "the company expects total costs of the restructuring plan to range from $ 85 \
+         million to $ 95 million , of which $ 55.8 million was recorded in 2009 .",
+        &[
+            "what is the midpoint of the expected total cost of the plan?",
+            "and how much was recorded in 2009?",
+            "how much remains to be recorded?",
+        ],
+        &[Num("90"), Num("55.8"), Num("34.2")],
+    );
+}
+
+/// A remainder word a label prints ("securities remaining available for
+/// future issuance") names that label's value, not what is left.
+#[test]
+fn a_remainder_word_a_label_prints_names_the_label() {
+    check(
+        &[
+            &[
+                "",
+                "number of securities to be issued upon exercise",
+                "number of securities remaining available for future issuance",
+            ],
+            &["plans approved by security holders", "1,200,000", "4,087,587"],
+            &["plans not approved by security holders", "300,000", "448,859"],
+        ],
+        "",
+        &[
+            "what is the number of securities to be issued upon exercise under plans approved by security holders?",
+            "and what is the number of securities remaining available for future issuance under those plans?",
+            "what is the number of securities remaining available for future issuance under plans approved by security holders?",
+        ],
+        &[Num("1200000"), Num("4087587"), Num("4087587")],
+    );
+}

@@ -195,6 +195,12 @@ pub(super) struct Cues {
     pub money_ask: Vec<String>,
     /// Words that ask for a count ("how many").
     pub count_ask: Vec<String>,
+    /// Words that ask for the middle of a range (fk:MidpointWord).
+    pub midpoint_word: Vec<String>,
+    /// Words that name a whole year against its parts (fk:FullYearWord).
+    pub full_year: Vec<String>,
+    /// Words that ask what is left of a whole (fk:RemainderWord).
+    pub remainder_word: Vec<String>,
     /// Words that name a year's first two quarters (fk:FirstHalfWord).
     pub first_half: Vec<String>,
     /// Words that name a year's last two quarters (fk:SecondHalfWord).
@@ -397,6 +403,9 @@ impl Cues {
             quantity_unit: longest_first("QuantityUnit"),
             money_ask: longest_first("MoneyAsk"),
             count_ask: longest_first("CountAsk"),
+            midpoint_word: longest_first("MidpointWord"),
+            full_year: longest_first("FullYearWord"),
+            remainder_word: longest_first("RemainderWord"),
             first_half: longest_first("FirstHalfWord"),
             second_half: longest_first("SecondHalfWord"),
             quantity_ask: longest_first("QuantityAsk"),

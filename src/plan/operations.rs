@@ -33,6 +33,10 @@ impl RulesPlanner {
         } else {
             None
         };
+        let difference_pair = difference_pair.or_else(|| {
+            self.remainder_of_last_two(t)
+                .map(|(whole, part)| (whole, Whole::One(part)))
+        });
         if let Some((x, y)) = difference_pair {
             // "A less B", "X without Y" are recorded as changes, which later turns may name
             let formula = match y {
@@ -103,6 +107,15 @@ impl RulesPlanner {
                 .formulas
                 .fill(Operation::Quotient, &[("a", &a), ("n", &n)], &[])?;
             return Ok((Operation::Quotient, formula));
+        }
+        if let Some((low, high)) = self.midpoint_of_range(t) {
+            let (a, h) = (b.add("low", low), b.add("high", high));
+            let n = b.constant("count", Decimal::TWO);
+            let slots = [("a", a.as_str()), ("b", h.as_str()), ("n", n.as_str())];
+            return Ok((
+                Operation::Average,
+                self.formulas.fill(Operation::Average, &slots, &[])?,
+            ));
         }
         if let Some((amount, percent)) = self.applied_percent(t) {
             let formula = self.applied_percent_formula(b, amount, percent)?;
@@ -336,11 +349,13 @@ impl RulesPlanner {
             .collect()
     }
 
-    /// "what were total dividends declared in 2009?" on a table of the
-    /// year's quarters without a total: the four quarters' cells.
+    /// "what were total dividends declared in 2009?" ("full year net
+    /// income") on a table of the year's quarters without a total: the four
+    /// quarters' cells.
     fn year_of_quarters(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        let whole_year = t.r.weak_sum || contains_any(&t.r.text, &self.cues.full_year);
         if t.r.op != Operation::Lookup
-            || !t.r.weak_sum
+            || !whole_year
             || t.own_metric.is_empty()
             || t.g.asked_quarter.is_some()
         {
@@ -818,8 +833,6 @@ impl RulesPlanner {
     }
 }
 
-/// The question's metric grounded in its year (or the conversation's), when
-/// that is a percentage the page prints.
 /// The best-scoring printed percentage for the question's words, passing
 /// over the few better candidates that print none.
 fn best_printed_percent(t: &Turn<'_>) -> Option<Operand> {
@@ -846,6 +859,8 @@ fn meets_no_word(o: &Operand) -> bool {
         .is_some_and(|c| c.features.iter().any(|(name, _)| *name == no_word))
 }
 
+/// The question's metric grounded in its year (or the conversation's), when
+/// that is a percentage the page prints.
 fn printed_percent(t: &Turn<'_>) -> Option<Operand> {
     let year = t.r.years.first().copied().or(t.last_year);
     // a ratio's grounder leaves printed percentages unwanted: here they are sought
