@@ -7171,3 +7171,23 @@ fn a_remainder_word_a_label_prints_names_the_label() {
         &[Num("1200000"), Num("4087587"), Num("4087587")],
     );
 }
+
+/// "what percent of net sales came from the largest customer?" on a page
+/// whose table prints only net sales and whose text prints the customer's
+/// share: a part that misses the question's own words ("largest
+/// customer") gives way to the percentage printed for every one of them.
+#[test]
+fn a_share_the_table_cannot_name_is_the_percentage_the_text_prints() {
+    check(
+        &[
+            &["", "fiscal 2010", "fiscal 2009"],
+            &["total net sales", "$ 6,159.5", "$ 5,812.0"],
+            &["gross profit", "2,020.1", "1,880.4"],
+        ],
+        "our three largest customers accounted for approximately 27% of consolidated net \
+         sales in fiscal 2010 , and our largest customer alone accounted for 16% , 15% and \
+         14% of net sales in fiscal 2010 , 2009 and 2008 , respectively .",
+        &["what percent of net sales came from the largest customer in fiscal 2010?"],
+        &[Num("16")],
+    );
+}

@@ -13,7 +13,7 @@ use super::rules::RulesPlanner;
 use super::sum::SumTerms;
 use super::turn::Turn;
 use crate::planner::PlanError;
-use crate::turn::{MetricType, Scale};
+use crate::turn::{MetricType, Scale, ValueSpec};
 use crate::words::{content_words, normalise_question, stem};
 use rust_decimal::Decimal;
 
@@ -735,8 +735,20 @@ impl RulesPlanner {
         // "and what percentage of them are covered by collective bargaining
         // agreements?": a part that meets none of the question's words is
         // no part the page prints; a percentage printed for them is
-        if meets_no_word(&num) {
-            if let Some(printed) = best_printed_percent(t).filter(|o| !meets_no_word(o)) {
+        // (or whose whole is a printed percentage, or that misses words of
+        // the question a printed percentage holds every one of: "what
+        // percent of net sales came from the largest customer?" on a page
+        // whose table prints only the net sales)
+        let mut own = self.cues.specific(&t.own_metric);
+        own.retain(|w| t.g.knows(w));
+        let whole_is_percent = matches!(&den, Whole::One(d) if d.percent) && !num.percent;
+        let grounded = matches!(num.spec, ValueSpec::Sparql { .. });
+        let weak_part =
+            meets_no_word(&num) || (grounded && (whole_is_percent || misses_words(&num, &own)));
+        if weak_part {
+            let printed = best_printed_percent(t)
+                .filter(|o| !meets_no_word(o) && (!misses_words(o, &own) || meets_no_word(&num)));
+            if let Some(printed) = printed {
                 let v = b.add("value", printed);
                 return self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]);
             }
@@ -847,6 +859,18 @@ fn best_printed_percent(t: &Turn<'_>) -> Option<Operand> {
         turn = turn.leaving_out(&o)?;
     }
     None
+}
+
+/// Whether some of `own` (the question's specific words) are not among
+/// the words of what `o` reads (a cell's row and column, a sentence's
+/// words around the number).
+fn misses_words(o: &Operand, own: &[String]) -> bool {
+    let read = match &o.spec {
+        ValueSpec::Sparql { description, .. } => content_words(description),
+        _ => content_words(&o.label),
+    };
+    own.iter()
+        .any(|w| !read.iter().any(|r| super::ground::same_word(r, w)))
 }
 
 /// Whether `o` was grounded on a candidate that meets none of the
