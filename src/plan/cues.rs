@@ -294,125 +294,183 @@ fn longest_first_list(tbox: &Tbox, name: &str) -> Vec<String> {
     v
 }
 
+/// The TBox's word lists as the cues keep them: as printed, stemmed, or
+/// longest phrase first.
+struct WordLists<'t>(&'t Tbox);
+
+impl WordLists<'_> {
+    /// A word list as printed.
+    fn plain(&self, name: &str) -> Vec<String> {
+        self.0.word_list(name).to_vec()
+    }
+
+    /// A word list stemmed.
+    fn stemmed(&self, name: &str) -> Vec<String> {
+        stemmed_list(self.0, name)
+    }
+
+    /// A word list longest phrase first.
+    fn longest_first(&self, name: &str) -> Vec<String> {
+        longest_first_list(self.0, name)
+    }
+}
+
+/// The TBox's synonym sets, each longest term first.
+fn sorted_synonym_sets(tbox: &Tbox) -> Vec<Vec<String>> {
+    tbox.synonym_sets()
+        .iter()
+        .map(|set| {
+            let mut set = set.clone();
+            set.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+            set
+        })
+        .collect()
+}
+
 impl Cues {
     /// The lists of the TBox.
     pub fn from_tbox(tbox: &Tbox) -> Self {
-        let stemmed = |name: &str| stemmed_list(tbox, name);
-        let plain = |name: &str| tbox.word_list(name).to_vec();
-        let longest_first = |name: &str| longest_first_list(tbox, name);
-        Self {
-            beginning: stemmed("BeginningCue"),
-            boundary_forms: plain("BeginningCue")
-                .into_iter()
-                .chain(plain("EndCue"))
-                .collect(),
-            end: stemmed("EndCue"),
-            percent: plain("PercentCue"),
-            change_label: plain("ChangeLabelWord"),
-            contribution_verb: plain("ContributionVerb"),
-            generic: stemmed("GenericWords"),
-            constant_lead: plain("ConstantLead"),
-            weak_sum_trigger: plain("WeakSumTrigger"),
-            sum_word: plain("SumWord"),
-            descriptive_lead: plain("DescriptiveLead"),
-            difference_connector: longest_first("DifferenceConnector"),
-            product_connector: longest_first("ProductConnector"),
-            exclusion_connector: longest_first("ExclusionConnector"),
-            leave_out_qualifier: longest_first("LeaveOutQualifier"),
-            synonym_sets: tbox
-                .synonym_sets()
-                .iter()
-                .map(|set| {
-                    let mut set = set.clone();
-                    set.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-                    set
-                })
-                .collect(),
-            whole_period: plain("WholePeriodCue"),
-            ratio_connector: longest_first("RatioConnector"),
-            ratio_opener: plain("RatioOpener"),
-            margin_word: plain("MarginWord"),
-            margin_profit_word: plain("MarginProfitWord"),
-            coming_lead: plain("ComingLead"),
-            margin_base_term: plain("MarginBaseTerm"),
-            substitute_pronoun: plain("SubstitutePronoun"),
-            share_lead: longest_first("ShareLead"),
-            ratio_lead: longest_first("RatioLead"),
-            part_whole_verb: plain("PartWholeVerb"),
-            part_whole_preposition: plain("PartWholePreposition"),
-            change_word: plain("ChangeWord"),
-            ratio_word: plain("RatioWord"),
-            rate_of_change_ask: plain("RateOfChangeAsk"),
-            rate_of_change_verb: plain("RateOfChangeVerb"),
-            point_change_word: longest_first("PointChangeWord"),
-            change_participle: plain("ChangeParticiple"),
-            participle_determiner: plain("ParticipleDeterminer"),
-            all_periods_word: plain("AllPeriodsWord"),
-            time_span_determiner: plain("TimeSpanDeterminer"),
-            time_span_word: plain("TimeSpanWord"),
-            comparison_word: plain("ComparisonWord"),
-            continuation_lead: longest_first("ContinuationLead"),
-            including_word: plain("IncludingWord"),
-            several: plain("SeveralCue"),
-            gathering_word: plain("GatheringWord"),
-            every_word: plain("EveryWord"),
-            pair_word: plain("PairWord"),
-            previous_year: plain("PreviousYearPhrase"),
-            same_period: plain("SamePeriodPhrase"),
-            next_year: plain("NextYearPhrase"),
-            option_connector: plain("OptionConnector"),
-            addition_connector: plain("AdditionConnector"),
-            terms_lead: plain("TermsLead"),
-            time_span_lead: plain("TimeSpanLead"),
-            trigger_idiom: plain("TriggerIdiom"),
-            duration_word: plain("DurationWord"),
-            comparative_word: plain("ComparativeWord"),
-            than_word: plain("ThanWord"),
-            total_word: plain("TotalWord").into_iter().next().unwrap_or_default(),
-            whole_qualifier: plain("WholeQualifier"),
-            partitive_reference: plain("PartitiveReference"),
-            clause_break: plain("ClauseBreak"),
-            catch_all: plain("CatchAllWord"),
-            part_of: plain("PartOfWord"),
-            number_tail: plain("NumberTail"),
+        let lists = WordLists(tbox);
+        let mut cues = Self {
+            synonym_sets: sorted_synonym_sets(tbox),
             number_words: tbox.number_words().to_vec(),
-            number_word_lead: plain("NumberWordLead"),
-            after_year_lead: longest_first("AfterYearLead"),
-            thereafter: plain("ThereafterWord"),
-            period_start_lead: plain("PeriodStartLead"),
-            compared_lead: plain("ComparedLead"),
-            period_joiner: plain("PeriodJoiner"),
-            range_joiner: plain("RangeJoiner"),
-            asked_range_joiner: plain("RangeJoiner")
-                .into_iter()
-                .chain(plain("PeriodJoiner"))
-                .collect(),
-            period_noun: plain("PeriodNoun"),
-            period_qualifier: stemmed("PeriodQualifier"),
-            within_word: plain("WithinWord"),
-            beyond_word: plain("BeyondWord"),
-            former_word: stemmed("FormerWord"),
-            latter_word: stemmed("LatterWord"),
-            move_start_lead: plain("MoveStartLead"),
-            move_end_lead: plain("MoveEndLead"),
-            percent_restatement: longest_first("PercentRestatement"),
-            value_ask: longest_first("ValueAsk"),
-            complement_word: longest_first("ComplementWord"),
-            quantity_word: stemmed("QuantityWord"),
-            unit_price_word: stemmed("UnitPriceWord"),
-            quantity_unit: longest_first("QuantityUnit"),
-            money_ask: longest_first("MoneyAsk"),
-            count_ask: longest_first("CountAsk"),
-            midpoint_word: longest_first("MidpointWord"),
-            full_year: longest_first("FullYearWord"),
-            remainder_word: longest_first("RemainderWord"),
-            first_half: longest_first("FirstHalfWord"),
-            second_half: longest_first("SecondHalfWord"),
-            quantity_ask: longest_first("QuantityAsk"),
-            per_word: longest_first("PerWord"),
-            question_word: plain("QuestionWord"),
-            between_word: plain("BetweenWord"),
-        }
+            ..Self::default()
+        };
+        cues.read_value_cues(&lists);
+        cues.read_operation_cues(&lists);
+        cues.read_reference_cues(&lists);
+        cues.read_period_cues(&lists);
+        cues
+    }
+
+    /// The words of what a value is: a period's beginning or end, a
+    /// percentage, a change or effect a label states, a total, a unit, a
+    /// count or money asked, a number's word.
+    fn read_value_cues(&mut self, lists: &WordLists<'_>) {
+        self.beginning = lists.stemmed("BeginningCue");
+        self.boundary_forms = lists
+            .plain("BeginningCue")
+            .into_iter()
+            .chain(lists.plain("EndCue"))
+            .collect();
+        self.end = lists.stemmed("EndCue");
+        self.percent = lists.plain("PercentCue");
+        self.change_label = lists.plain("ChangeLabelWord");
+        self.contribution_verb = lists.plain("ContributionVerb");
+        self.generic = lists.stemmed("GenericWords");
+        self.constant_lead = lists.plain("ConstantLead");
+        self.whole_period = lists.plain("WholePeriodCue");
+        self.total_word = lists
+            .plain("TotalWord")
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        self.whole_qualifier = lists.plain("WholeQualifier");
+        self.catch_all = lists.plain("CatchAllWord");
+        self.part_of = lists.plain("PartOfWord");
+        self.number_tail = lists.plain("NumberTail");
+        self.number_word_lead = lists.plain("NumberWordLead");
+        self.percent_restatement = lists.longest_first("PercentRestatement");
+        self.value_ask = lists.longest_first("ValueAsk");
+        self.complement_word = lists.longest_first("ComplementWord");
+        self.quantity_word = lists.stemmed("QuantityWord");
+        self.unit_price_word = lists.stemmed("UnitPriceWord");
+        self.quantity_unit = lists.longest_first("QuantityUnit");
+        self.money_ask = lists.longest_first("MoneyAsk");
+        self.count_ask = lists.longest_first("CountAsk");
+        self.quantity_ask = lists.longest_first("QuantityAsk");
+        self.midpoint_word = lists.longest_first("MidpointWord");
+        self.remainder_word = lists.longest_first("RemainderWord");
+        self.full_year = lists.longest_first("FullYearWord");
+        self.first_half = lists.longest_first("FirstHalfWord");
+        self.second_half = lists.longest_first("SecondHalfWord");
+        self.per_word = lists.longest_first("PerWord");
+        self.question_word = lists.plain("QuestionWord");
+        self.leave_out_qualifier = lists.longest_first("LeaveOutQualifier");
+    }
+
+    /// The words of an operation and its operands: sums, differences,
+    /// products, ratios, shares and margins, changes, comparisons, lists.
+    fn read_operation_cues(&mut self, lists: &WordLists<'_>) {
+        self.weak_sum_trigger = lists.plain("WeakSumTrigger");
+        self.sum_word = lists.plain("SumWord");
+        self.descriptive_lead = lists.plain("DescriptiveLead");
+        self.difference_connector = lists.longest_first("DifferenceConnector");
+        self.product_connector = lists.longest_first("ProductConnector");
+        self.exclusion_connector = lists.longest_first("ExclusionConnector");
+        self.ratio_connector = lists.longest_first("RatioConnector");
+        self.ratio_opener = lists.plain("RatioOpener");
+        self.margin_word = lists.plain("MarginWord");
+        self.margin_profit_word = lists.plain("MarginProfitWord");
+        self.margin_base_term = lists.plain("MarginBaseTerm");
+        self.share_lead = lists.longest_first("ShareLead");
+        self.ratio_lead = lists.longest_first("RatioLead");
+        self.part_whole_verb = lists.plain("PartWholeVerb");
+        self.part_whole_preposition = lists.plain("PartWholePreposition");
+        self.change_word = lists.plain("ChangeWord");
+        self.ratio_word = lists.plain("RatioWord");
+        self.rate_of_change_ask = lists.plain("RateOfChangeAsk");
+        self.rate_of_change_verb = lists.plain("RateOfChangeVerb");
+        self.point_change_word = lists.longest_first("PointChangeWord");
+        self.change_participle = lists.plain("ChangeParticiple");
+        self.participle_determiner = lists.plain("ParticipleDeterminer");
+        self.comparison_word = lists.plain("ComparisonWord");
+        self.option_connector = lists.plain("OptionConnector");
+        self.addition_connector = lists.plain("AdditionConnector");
+        self.terms_lead = lists.plain("TermsLead");
+        self.trigger_idiom = lists.plain("TriggerIdiom");
+        self.comparative_word = lists.plain("ComparativeWord");
+        self.than_word = lists.plain("ThanWord");
+        self.between_word = lists.plain("BetweenWord");
+    }
+
+    /// The words that point back at earlier results or at a part of the
+    /// page: continuations, pronouns, "including", "several", "both", the
+    /// former and the latter.
+    fn read_reference_cues(&mut self, lists: &WordLists<'_>) {
+        self.substitute_pronoun = lists.plain("SubstitutePronoun");
+        self.continuation_lead = lists.longest_first("ContinuationLead");
+        self.including_word = lists.plain("IncludingWord");
+        self.several = lists.plain("SeveralCue");
+        self.gathering_word = lists.plain("GatheringWord");
+        self.every_word = lists.plain("EveryWord");
+        self.pair_word = lists.plain("PairWord");
+        self.partitive_reference = lists.plain("PartitiveReference");
+        self.clause_break = lists.plain("ClauseBreak");
+        self.former_word = lists.stemmed("FormerWord");
+        self.latter_word = lists.stemmed("LatterWord");
+    }
+
+    /// The words of periods: spans of time, years named relative to
+    /// another, ranges and joiners of years, durations, "thereafter",
+    /// period nouns and qualifiers, the start and end of a move.
+    fn read_period_cues(&mut self, lists: &WordLists<'_>) {
+        self.coming_lead = lists.plain("ComingLead");
+        self.all_periods_word = lists.plain("AllPeriodsWord");
+        self.time_span_determiner = lists.plain("TimeSpanDeterminer");
+        self.time_span_word = lists.plain("TimeSpanWord");
+        self.previous_year = lists.plain("PreviousYearPhrase");
+        self.same_period = lists.plain("SamePeriodPhrase");
+        self.next_year = lists.plain("NextYearPhrase");
+        self.time_span_lead = lists.plain("TimeSpanLead");
+        self.duration_word = lists.plain("DurationWord");
+        self.after_year_lead = lists.longest_first("AfterYearLead");
+        self.thereafter = lists.plain("ThereafterWord");
+        self.period_start_lead = lists.plain("PeriodStartLead");
+        self.compared_lead = lists.plain("ComparedLead");
+        self.period_joiner = lists.plain("PeriodJoiner");
+        self.range_joiner = lists.plain("RangeJoiner");
+        self.asked_range_joiner = lists
+            .plain("RangeJoiner")
+            .into_iter()
+            .chain(lists.plain("PeriodJoiner"))
+            .collect();
+        self.period_noun = lists.plain("PeriodNoun");
+        self.period_qualifier = lists.stemmed("PeriodQualifier");
+        self.within_word = lists.plain("WithinWord");
+        self.beyond_word = lists.plain("BeyondWord");
+        self.move_start_lead = lists.plain("MoveStartLead");
+        self.move_end_lead = lists.plain("MoveEndLead");
     }
 
     /// The year a question names relative to `year` ("the year before" is
@@ -625,6 +683,18 @@ pub(super) fn split_year_ranges(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every list the cues keep is read from the TBox: none is left at its
+    /// default by a builder of `from_tbox` that forgot it.
+    #[test]
+    fn every_cue_list_is_read() {
+        let tbox = crate::ontology::tbox().expect("the TBox loads");
+        let cues = format!("{:?}", Cues::from_tbox(tbox));
+        assert!(
+            !cues.contains(": []") && !cues.contains(": \"\""),
+            "a cue list is empty: {cues}"
+        );
+    }
 
     #[test]
     fn a_plural_of_events_speaks_of_no_boundary() {

@@ -216,7 +216,31 @@ impl RulesPlanner {
     /// period?": a look-up that opens like a continuation repeats the
     /// operation of the turn before, on new periods or rows.
     fn continue_operation(&self, r: &mut Reading, ctx: &TurnContext<'_>) {
-        // "what is the total?" after two values: their sum, not a total row
+        if self.sums_last_two_values(r, ctx) {
+            r.op = Operation::Sum;
+            // the words name the values' row: no total row is meant
+            r.weak_sum = false;
+            return;
+        }
+        let continues = self
+            .cues
+            .continuation_lead
+            .iter()
+            .any(|l| r.text.starts_with(&format!(" {l} ")));
+        if r.op != Operation::Lookup || !continues {
+            return;
+        }
+        let previous = ctx.state.turns().last().and_then(Option::as_ref);
+        self.repeat_change(r, previous);
+        if self.asks_share_of_part(r, previous) {
+            r.op = Operation::Ratio;
+        }
+    }
+
+    /// "what is the total?" after two values: their sum, not a total row;
+    /// "what were total contributions?" after the contributions of two
+    /// years: the words name what the two values measure.
+    fn sums_last_two_values(&self, r: &Reading, ctx: &TurnContext<'_>) -> bool {
         let values = |turns: &[Option<TurnResult>]| {
             turns.len() >= 2
                 && turns[turns.len() - 2..].iter().all(|t| {
@@ -224,8 +248,6 @@ impl RulesPlanner {
                         .is_some_and(|t| t.metric_type == MetricType::Value)
                 })
         };
-        // "what were total contributions?" after the contributions of two
-        // years: the words name what the two values measure
         let names_their_metric = || {
             let turns = ctx.state.turns();
             let own = self.cues.specific(&r.metric);
@@ -246,26 +268,16 @@ impl RulesPlanner {
                         .all(|w| m.iter().any(|x| super::ground::same_word(x, w)))
                 })
         };
-        if r.op == Operation::Lookup
+        r.op == Operation::Lookup
             && r.weak_sum
             && r.years.is_empty()
             && values(ctx.state.turns())
             && (self.cues.specific(&r.metric).is_empty() || names_their_metric())
-        {
-            r.op = Operation::Sum;
-            // the words name the values' row: no total row is meant
-            r.weak_sum = false;
-            return;
-        }
-        let continues = self
-            .cues
-            .continuation_lead
-            .iter()
-            .any(|l| r.text.starts_with(&format!(" {l} ")));
-        if r.op != Operation::Lookup || !continues {
-            return;
-        }
-        let previous = ctx.state.turns().last().and_then(Option::as_ref);
+    }
+
+    /// After a change (or percentage change), a continuation that names
+    /// new periods, or new words and no year, asks that change again.
+    fn repeat_change(&self, r: &mut Reading, previous: Option<&TurnResult>) {
         let repeated = previous.and_then(|p| match p.metric_type {
             MetricType::Change => Some(Operation::Change),
             MetricType::PercentageChange => Some(Operation::PercentageChange),
@@ -281,9 +293,12 @@ impl RulesPlanner {
                 r.op = op;
             }
         }
-        // "and for emea?" after a share: the share of the part it names, of
-        // the same whole (not "and ..., what was the number of shares?",
-        // a question of its own)
+    }
+
+    /// "and for emea?" after a share: the share of the part it names, of
+    /// the same whole (not "and ..., what was the number of shares?", a
+    /// question of its own).
+    fn asks_share_of_part(&self, r: &Reading, previous: Option<&TurnResult>) -> bool {
         let after_share = previous.is_some_and(|p| p.metric_type == MetricType::Ratio);
         let bare = self.cues.continuation_lead.iter().any(|l| {
             r.text.strip_prefix(&format!(" {l} ")).is_some_and(|rest| {
@@ -292,9 +307,7 @@ impl RulesPlanner {
                     .any(|w| self.cues.question_word.iter().any(|q| q == w))
             })
         });
-        if after_share && bare && r.years.is_empty() && !self.cues.specific(&r.metric).is_empty() {
-            r.op = Operation::Ratio;
-        }
+        after_share && bare && r.years.is_empty() && !self.cues.specific(&r.metric).is_empty()
     }
 
     /// The turn's metric words and its own specific words; on a follow-up
@@ -307,21 +320,64 @@ impl RulesPlanner {
         history: &[&TurnResult],
     ) -> (Vec<String>, Vec<String>) {
         let inherited = inherited_metric(history, &self.cues);
-        // words the page never prints (a typo, "what os the net change?")
-        // say nothing about which value is meant, so a turn with earlier
-        // results reads them as a follow-up; a first turn keeps them, and
-        // finds nothing; on a page whose table lost a row's name into its
-        // header, such words name that row
-        // a month or a "fiscal" the page never prints (a "fiscal" it prints
-        // only in labels that name a year: "fiscal 2010") dates the value asked
-        // ("as of december 31, 2015", "in fiscal 2007"), naming none
+        let read_metric = self.undated_metric(r, g);
+        let own_metric = self.own_metric(r, g, history, &read_metric);
+        // "and at the beginning of 2010?": a cue of this turn replaces the
+        // inherited one, and the row may change with it
+        let own_cues: Vec<String> = r
+            .metric
+            .iter()
+            .filter(|w| w.starts_with('@'))
+            .cloned()
+            .collect();
+        let inherited: Vec<String> = if own_cues.is_empty() {
+            inherited
+        } else {
+            inherited
+                .into_iter()
+                .filter(|w| !w.starts_with('@'))
+                .chain(own_cues.iter().cloned())
+                .collect()
+        };
+        if own_metric.is_empty() && own_cues.is_empty() {
+            Self::anchor_on_last_value(g, history, &inherited);
+        }
+        let metric = if own_metric.is_empty() && !inherited.is_empty() {
+            inherited
+        } else {
+            read_metric
+        };
+        (metric, own_metric)
+    }
+
+    /// The reading's metric words less those that only date the value
+    /// asked: a month or a "fiscal" the page never prints (a "fiscal" it
+    /// prints only in labels that name a year: "fiscal 2010") dates the
+    /// value asked ("as of december 31, 2015", "in fiscal 2007"), naming
+    /// none.
+    fn undated_metric(&self, r: &Reading, g: &Grounder<'_>) -> Vec<String> {
         let dating = |w: &String| {
             let qualifier = self.cues.period_qualifier.contains(w);
             (crate::words::month_number(w).is_some() || qualifier)
                 && (!g.knows(w) || (qualifier && g.dates_only(w)))
         };
-        let read_metric: Vec<String> = r.metric.iter().filter(|w| !dating(w)).cloned().collect();
-        let mut own_metric = self.cues.specific(&read_metric);
+        r.metric.iter().filter(|w| !dating(w)).cloned().collect()
+    }
+
+    /// The turn's own specific words (of `read_metric`), none on a
+    /// follow-up whose words name no value: words the page never prints (a
+    /// typo, "what os the net change?") say nothing about which value is
+    /// meant, so a turn with earlier results reads them as a follow-up; a
+    /// first turn keeps them, and finds nothing; on a page whose table lost
+    /// a row's name into its header, such words name that row.
+    fn own_metric(
+        &self,
+        r: &Reading,
+        g: &Grounder<'_>,
+        history: &[&TurnResult],
+        read_metric: &[String],
+    ) -> Vec<String> {
+        let mut own_metric = self.cues.specific(read_metric);
         // "and at what average price?": generic words name what a label
         // prints them in a phrase of
         if own_metric.is_empty() {
@@ -348,50 +404,30 @@ impl RulesPlanner {
         {
             own_metric.clear();
         }
-        // "and at the beginning of 2010?": a cue of this turn replaces the
-        // inherited one, and the row may change with it
-        let own_cues: Vec<String> = r
-            .metric
+        own_metric
+    }
+
+    /// "and in 2006?": anchors the grounder, for the `inherited` words, on
+    /// the same row (or sentence) as the last value asked, or as the last
+    /// change (whose two values share a row).
+    fn anchor_on_last_value(g: &mut Grounder<'_>, history: &[&TurnResult], inherited: &[String]) {
+        g.anchor = history
             .iter()
-            .filter(|w| w.starts_with('@'))
-            .cloned()
-            .collect();
-        let inherited: Vec<String> = if own_cues.is_empty() {
-            inherited
-        } else {
-            inherited
-                .into_iter()
-                .filter(|w| !w.starts_with('@'))
-                .chain(own_cues.iter().cloned())
-                .collect()
-        };
-        if own_metric.is_empty() && own_cues.is_empty() {
-            // "and in 2006?": the same row (or sentence) as the last value
-            // asked, or as the last change (whose two values share a row)
-            g.anchor = history
-                .iter()
-                .rev()
-                .find(|h| {
-                    matches!(
-                        h.metric_type,
-                        MetricType::Value | MetricType::Change | MetricType::PercentageChange
-                    )
-                })
-                .and_then(|h| h.variables.first())
-                .and_then(|v| {
-                    // a header number's row has no name: its node stands for it
-                    v.node
-                        .clone()
-                        .filter(|n| n.ends_with(HEADER_NUMBER_NODE))
-                        .or_else(|| v.metric.clone())
-                })
-                .map(|label| (inherited.clone(), label));
-        }
-        let metric = if own_metric.is_empty() && !inherited.is_empty() {
-            inherited
-        } else {
-            read_metric
-        };
-        (metric, own_metric)
+            .rev()
+            .find(|h| {
+                matches!(
+                    h.metric_type,
+                    MetricType::Value | MetricType::Change | MetricType::PercentageChange
+                )
+            })
+            .and_then(|h| h.variables.first())
+            .and_then(|v| {
+                // a header number's row has no name: its node stands for it
+                v.node
+                    .clone()
+                    .filter(|n| n.ends_with(HEADER_NUMBER_NODE))
+                    .or_else(|| v.metric.clone())
+            })
+            .map(|label| (inherited.to_vec(), label));
     }
 }
