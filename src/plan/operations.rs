@@ -17,110 +17,23 @@ use crate::turn::{MetricType, Scale, ValueSpec};
 use crate::words::{content_words, normalise_question, stem};
 use rust_decimal::Decimal;
 
+/// A turn's operation and its formula, or why it has none.
+type Planned = Result<(Operation, String), PlanError>;
+
 impl RulesPlanner {
     /// The operation the turn is recorded as, and its formula over the
-    /// values added to `b`.
-    pub(super) fn operation_formula(
-        &self,
-        t: &Turn<'_>,
-        b: &mut PlanBuilder,
-    ) -> Result<(Operation, String), PlanError> {
-        let r = &t.r;
-        let difference_pair = if r.op == Operation::Lookup && r.less {
-            self.difference_of_mentions(t)
-        } else if r.op == Operation::Lookup {
-            self.total_without(t).or_else(|| self.value_excluding(t))
-        } else {
-            None
-        };
-        let difference_pair = difference_pair.or_else(|| {
-            self.remainder_of_last_two(t)
-                .map(|(whole, part)| (whole, Whole::One(part)))
-        });
-        if let Some((x, y)) = difference_pair {
-            // "A less B", "X without Y" are recorded as changes, which later turns may name
-            let formula = match y {
-                Whole::One(y) => self.change_pair_formula(b, Operation::Change, x, y)?,
-                Whole::Sum(terms) => {
-                    let n = b.add("new", x);
-                    let o: Vec<String> = terms.into_iter().map(|t| b.add("old", t)).collect();
-                    let old = grouped(&self.formulas.sum(&o)?);
-                    self.formulas
-                        .fill(Operation::Change, &[("new", &n), ("old", &old)], &[])?
-                }
-            };
-            return Ok((Operation::Change, formula));
-        }
-        if let Some((op, last, named)) = self.continued_arithmetic(t) {
-            let formula = match op {
-                Operation::Sum => {
-                    let terms = [b.add("term", last), b.add("term", named)];
-                    self.formulas.sum(&terms)?
-                }
-                _ => self.change_pair_formula(b, op, last, named)?,
-            };
-            return Ok((op, formula));
-        }
-        if let Some(formula) = self.percent_restatement(t, b) {
-            return Ok((Operation::Product, formula?));
-        }
-        // "what about in 2008?", "and what was that percentage in 2010?"
-        // after a share: the same rows' share that year
-        let repeats_ratio = r.op == Operation::Ratio && self.refers_in(&r.text);
-        if r.op == Operation::Lookup || repeats_ratio {
-            if let Some((num, den)) = super::ratio::ratio_in_another_year(t) {
-                return Ok((Operation::Ratio, self.ratio_of(t, b, num, den)?));
-            }
-        }
-        if r.op == Operation::Lookup {
-            if let Some(terms) = super::ratio::sum_in_another_year(t) {
-                let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
-                return Ok((Operation::Sum, self.formulas.sum(&names)?));
-            }
-        }
-        if let Some((part, whole)) = self.margin_of_last_two(t) {
-            return Ok((
-                Operation::Ratio,
-                self.ratio_of(t, b, part, Whole::One(whole))?,
-            ));
-        }
-        if let Some((part, whole)) = self.margin_from_page(t) {
-            return Ok((
-                Operation::Ratio,
-                self.ratio_of(t, b, part, Whole::One(whole))?,
-            ));
-        }
-        if let Some(terms) = self.next_years(t).or_else(|| self.rows_sharing_a_name(t)) {
-            let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
-            return Ok((Operation::Sum, self.formulas.sum(&names)?));
-        }
-        if let Some(terms) = self.year_of_quarters(t).or_else(|| self.half_of_year(t)) {
-            let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
-            return Ok((Operation::Sum, self.formulas.sum(&names)?));
-        }
-        if let Some((part, whole)) = self
-            .average_per(t)
-            .or_else(|| self.average_per_from_page(t))
+    /// values added to `b`: a mechanism a reading of the question finds
+    /// (a difference, arithmetic carried on, a computation the page
+    /// implies), else the operation's own operands.
+    pub(super) fn operation_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Planned {
+        if let Some(planned) = self
+            .difference_step(t, b)
+            .or_else(|| self.carried_step(t, b))
+            .or_else(|| self.implied_step(t, b))
         {
-            let (a, n) = (b.add("amount", part), b.add("count", whole));
-            let formula = self
-                .formulas
-                .fill(Operation::Quotient, &[("a", &a), ("n", &n)], &[])?;
-            return Ok((Operation::Quotient, formula));
+            return planned;
         }
-        if let Some((low, high)) = self.midpoint_of_range(t) {
-            let (a, h) = (b.add("low", low), b.add("high", high));
-            let n = b.constant("count", Decimal::TWO);
-            let slots = [("a", a.as_str()), ("b", h.as_str()), ("n", n.as_str())];
-            return Ok((
-                Operation::Average,
-                self.formulas.fill(Operation::Average, &slots, &[])?,
-            ));
-        }
-        if let Some((amount, percent)) = self.applied_percent(t) {
-            let formula = self.applied_percent_formula(b, amount, percent)?;
-            return Ok((Operation::Product, formula));
-        }
+        let r = &t.r;
         let formula = match r.op {
             Operation::Lookup => self.lookup_formula(t, b)?,
             Operation::Product if r.constants.is_empty() => self.product_of_mentions(t, b)?,
@@ -132,6 +45,119 @@ impl RulesPlanner {
             Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
         };
         Ok((r.op, formula))
+    }
+
+    /// "A less B", "X without Y (and Z)", "the remaining contributions": a
+    /// difference a look-up asks, recorded as a change (later turns may
+    /// name it).
+    fn difference_step(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Option<Planned> {
+        let r = &t.r;
+        let difference_pair = if r.op == Operation::Lookup && r.less {
+            self.difference_of_mentions(t)
+        } else if r.op == Operation::Lookup {
+            self.total_without(t).or_else(|| self.value_excluding(t))
+        } else {
+            None
+        };
+        let (x, y) = difference_pair.or_else(|| {
+            self.remainder_of_last_two(t)
+                .map(|(whole, part)| (whole, Whole::One(part)))
+        })?;
+        let formula = match y {
+            Whole::One(y) => self.change_pair_formula(b, Operation::Change, x, y),
+            Whole::Sum(terms) => {
+                let n = b.add("new", x);
+                let o: Vec<String> = terms.into_iter().map(|t| b.add("old", t)).collect();
+                self.formulas.sum(&o).and_then(|old| {
+                    let old = grouped(&old);
+                    self.formulas
+                        .fill(Operation::Change, &[("new", &n), ("old", &old)], &[])
+                })
+            }
+        };
+        Some(formula.map(|f| (Operation::Change, f)))
+    }
+
+    /// Arithmetic carried on from the last result ("plus X?", "less the
+    /// current portion?", "what about in percentage?") and the last share
+    /// or sum repeated in another year ("what about in 2008?").
+    fn carried_step(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Option<Planned> {
+        let r = &t.r;
+        if let Some((op, last, named)) = self.continued_arithmetic(t) {
+            let formula = match op {
+                Operation::Sum => {
+                    let terms = [b.add("term", last), b.add("term", named)];
+                    self.formulas.sum(&terms)
+                }
+                _ => self.change_pair_formula(b, op, last, named),
+            };
+            return Some(formula.map(|f| (op, f)));
+        }
+        if let Some(formula) = self.percent_restatement(t, b) {
+            return Some(formula.map(|f| (Operation::Product, f)));
+        }
+        // "what about in 2008?", "and what was that percentage in 2010?"
+        // after a share: the same rows' share that year
+        let repeats_ratio = r.op == Operation::Ratio && self.refers_in(&r.text);
+        if r.op == Operation::Lookup || repeats_ratio {
+            if let Some((num, den)) = super::ratio::ratio_in_another_year(t) {
+                return Some(self.ratio_of(t, b, num, den).map(|f| (Operation::Ratio, f)));
+            }
+        }
+        if r.op == Operation::Lookup {
+            if let Some(terms) = super::ratio::sum_in_another_year(t) {
+                return Some(self.sum_of(b, terms));
+            }
+        }
+        None
+    }
+
+    /// A computation the page implies for words it does not print: a
+    /// margin, a schedule's next years, the rows a name shares, a year's
+    /// (or half year's) quarters, an average per unit, a range's midpoint,
+    /// a printed percentage of an amount.
+    fn implied_step(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Option<Planned> {
+        if let Some((part, whole)) = self
+            .margin_of_last_two(t)
+            .or_else(|| self.margin_from_page(t))
+        {
+            let formula = self.ratio_of(t, b, part, Whole::One(whole));
+            return Some(formula.map(|f| (Operation::Ratio, f)));
+        }
+        if let Some(terms) = self
+            .next_years(t)
+            .or_else(|| self.rows_sharing_a_name(t))
+            .or_else(|| self.year_of_quarters(t))
+            .or_else(|| self.half_of_year(t))
+        {
+            return Some(self.sum_of(b, terms));
+        }
+        if let Some((part, whole)) = self
+            .average_per(t)
+            .or_else(|| self.average_per_from_page(t))
+        {
+            let (a, n) = (b.add("amount", part), b.add("count", whole));
+            let formula = self
+                .formulas
+                .fill(Operation::Quotient, &[("a", &a), ("n", &n)], &[]);
+            return Some(formula.map(|f| (Operation::Quotient, f)));
+        }
+        if let Some((low, high)) = self.midpoint_of_range(t) {
+            let (a, h) = (b.add("low", low), b.add("high", high));
+            let n = b.constant("count", Decimal::TWO);
+            let slots = [("a", a.as_str()), ("b", h.as_str()), ("n", n.as_str())];
+            let formula = self.formulas.fill(Operation::Average, &slots, &[]);
+            return Some(formula.map(|f| (Operation::Average, f)));
+        }
+        let (amount, percent) = self.applied_percent(t)?;
+        let formula = self.applied_percent_formula(b, amount, percent);
+        Some(formula.map(|f| (Operation::Product, f)))
+    }
+
+    /// The sum of `terms`, each added to the plan as a term.
+    fn sum_of(&self, b: &mut PlanBuilder, terms: Vec<Operand>) -> Planned {
+        let names: Vec<String> = terms.into_iter().map(|o| b.add("term", o)).collect();
+        self.formulas.sum(&names).map(|f| (Operation::Sum, f))
     }
 
     /// "what was the operating margin?" right after two values (operating

@@ -476,36 +476,8 @@ impl RulesPlanner {
         }
         let year = first_year(&self.cues, part).or(year_default);
         let mut num = t.g.ground(&part_words, year).ok()?;
-        // the whole's words must not pull the part onto the whole itself:
-        // the part's label must print a word that tells it from the whole
-        // (in the form the question writes it: "exercisable" is not
-        // "exercise")
-        let label_text = match &num.spec {
-            ValueSpec::Sparql { description, .. } => description.as_str(),
-            _ => num.label.as_str(),
-        };
-        let part_surface: Vec<String> = words::tokens(part)
-            .iter()
-            .map(|w| words::surface(w))
-            .collect();
-        let label: Vec<String> = words::tokens(label_text)
-            .iter()
-            .filter(|w| part_surface.contains(&words::surface(w)))
-            .flat_map(|w| content_words(w))
-            .collect();
-        let telling: Vec<&String> = own_part
-            .iter()
-            .filter(|w| !whole_words.iter().any(|x| same_word(x, w)))
-            .collect();
-        let telling = if telling.is_empty() {
-            own_part.iter().collect()
-        } else {
-            telling
-        };
-        if !telling
-            .iter()
-            .any(|w| label.iter().any(|l| same_word(l, w)))
-        {
+        // the whole's words must not pull the part onto the whole itself
+        if !tells_part_from_whole(&num, part, &own_part, &whole_words) {
             if let Ok(o) = t.g.ground(&own_words, year) {
                 num = o;
             }
@@ -648,4 +620,41 @@ fn part_spans_years(t: &Turn<'_>, num: &Operand) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the label `num` reads prints a word of the part (in the form
+/// the question writes it: "exercisable" is not "exercise") that tells it
+/// from the whole: one of `own_part` the whole does not print, or any of
+/// them when the whole prints them all.
+fn tells_part_from_whole(
+    num: &Operand,
+    part: &str,
+    own_part: &[String],
+    whole_words: &[String],
+) -> bool {
+    let label_text = match &num.spec {
+        ValueSpec::Sparql { description, .. } => description.as_str(),
+        _ => num.label.as_str(),
+    };
+    let part_surface: Vec<String> = words::tokens(part)
+        .iter()
+        .map(|w| words::surface(w))
+        .collect();
+    let label: Vec<String> = words::tokens(label_text)
+        .iter()
+        .filter(|w| part_surface.contains(&words::surface(w)))
+        .flat_map(|w| content_words(w))
+        .collect();
+    let telling: Vec<&String> = own_part
+        .iter()
+        .filter(|w| !whole_words.iter().any(|x| same_word(x, w)))
+        .collect();
+    let telling = if telling.is_empty() {
+        own_part.iter().collect()
+    } else {
+        telling
+    };
+    telling
+        .iter()
+        .any(|w| label.iter().any(|l| same_word(l, w)))
 }
