@@ -7191,3 +7191,23 @@ fn a_share_the_table_cannot_name_is_the_percentage_the_text_prints() {
         &[Num("16")],
     );
 }
+
+/// "the average price paid per share repurchased in 2009" where a sentence
+/// counts and prices the shares together ("we repurchased 6.2 million of
+/// our common shares for $ 248 million"): the amount over the count, not a
+/// table row that pays something else.
+#[test]
+fn an_average_price_is_the_amount_over_the_count_a_sentence_prints_together() {
+    check(
+        &[
+            &["", "2009", "2008"],
+            &["paid related to current year", "1,688", "1,590"],
+            &["total paid", "4,139", "3,950"],
+        ],
+        "reserves were $ 418 million at december 31 , 2009 . during 2009 , we repurchased \
+         6.2 million of our common shares for $ 248 million , and at december 31 , 2009 , \
+         $ 552 million remained under the repurchase authorization .",
+        &["what was the average price paid per share repurchased in 2009?"],
+        &[Num("40")],
+    );
+}

@@ -31,5 +31,6 @@ mod sum;
 mod table;
 mod template;
 mod turn;
+mod unit_cost;
 
 pub use rules::RulesPlanner;

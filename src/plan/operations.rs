@@ -210,6 +210,9 @@ impl RulesPlanner {
         if t.g.page.prints_phrase(&phrase) {
             return None;
         }
+        if let Some(found) = self.unit_cost_in_a_sentence(t, &unit) {
+            return Some(found);
+        }
         let words_of = |text: &str| -> Vec<String> {
             content_words(text)
                 .into_iter()
