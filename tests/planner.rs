@@ -7211,3 +7211,25 @@ fn an_average_price_is_the_amount_over_the_count_a_sentence_prints_together() {
         &[Num("40")],
     );
 }
+
+/// "what was total fuel cost in 2009?" on a table with a row of gallons
+/// consumed and a row of the average price per gallon: the one times the
+/// other, of the year's column.
+#[test]
+fn a_cost_is_the_quantity_row_times_the_row_that_prices_its_unit() {
+    check(
+        &[
+            &["", "2009", "2008"],
+            &[
+                "revenue passengers carried ( thousands )",
+                "48,216",
+                "51,384",
+            ],
+            &["average fuel price per gallon", "$ 2.06", "$ 3.12"],
+            &["fuel gallons consumed ( millions )", "1,012", "1,094"],
+        ],
+        "",
+        &["what was total fuel cost in 2009 , in millions?"],
+        &[Num("2084.72")],
+    );
+}

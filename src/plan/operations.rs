@@ -359,8 +359,17 @@ impl RulesPlanner {
         }
         let year = t.r.years.first().copied().or(t.last_year);
         let page = &t.g.page;
+        // a line per unit ("average fuel price per gallon") adds to nothing
+        let per_unit = |label: &str| {
+            crate::words::tokens(label)
+                .iter()
+                .any(|w| self.cues.per_word.contains(w))
+        };
         if let Some(rows) = lines_sharing_a_name(&t.own_metric, &page.row_words, &page.row_is_total)
         {
+            if rows.iter().any(|&k| per_unit(&t.schema.rows[k].0)) {
+                return None;
+            }
             return rows
                 .iter()
                 .map(|&k| t.g.cell_of_row(&t.schema.rows[k].0, year))
@@ -372,6 +381,9 @@ impl RulesPlanner {
         let year = year?;
         let columns =
             lines_sharing_a_name(&t.own_metric, &page.column_words, &page.column_is_total)?;
+        if columns.iter().any(|&k| per_unit(&t.schema.columns[k].0)) {
+            return None;
+        }
         columns
             .iter()
             .map(|&k| t.g.only_cell(|c| c.column == k && c.row_year == Some(year)))
@@ -560,15 +572,24 @@ impl RulesPlanner {
             None => t.g.ground(&t.metric, year)?,
         };
         // "what is the total value of the options?": a count times the unit
-        // price its row prints
-        if contains_any(&t.r.text, &self.cues.value_ask) {
-            if let Some((count, price)) = self.count_and_unit_price(t, &o) {
-                let a = b.add("count", count);
-                let n = b.add("unit_price", price);
-                return self
-                    .formulas
-                    .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]);
-            }
+        // price its row prints; "what was total fuel cost?": the gallons
+        // consumed times the price per gallon, two rows of the column
+        let value_asked = contains_any(&t.r.text, &self.cues.value_ask);
+        let money_asked = contains_any(&t.r.text, &self.cues.money_ask);
+        let found = value_asked
+            .then(|| self.count_and_unit_price(t, &o))
+            .flatten()
+            .or_else(|| {
+                money_asked
+                    .then(|| self.quantity_and_unit_price_rows(t, &o))
+                    .flatten()
+            });
+        if let Some((count, price)) = found {
+            let a = b.add("count", count);
+            let n = b.add("unit_price", price);
+            return self
+                .formulas
+                .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]);
         }
         let asked = self.asked_scale(&t.r.text);
         let printed = o.scale.as_ref().map(Scale::multiplier);

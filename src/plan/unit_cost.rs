@@ -69,3 +69,55 @@ fn counts_unit(f: &FactEntry, unit: &str) -> bool {
         .take(UNIT_REACH)
         .any(|w| stem(w) == unit)
 }
+
+impl RulesPlanner {
+    /// "what was total fuel cost in 2009?" on a table with a row of a
+    /// quantity ("fuel gallons consumed ( millions )") and a row of its
+    /// price per unit ("average fuel price per gallon"), `o` a cell of one
+    /// of them: the two rows' cells of `o`'s column, quantity first.
+    pub(super) fn quantity_and_unit_price_rows(
+        &self,
+        t: &Turn<'_>,
+        o: &Operand,
+    ) -> Option<(Operand, Operand)> {
+        let (row, column) = o.cell?;
+        let labels: Vec<Vec<String>> = t
+            .schema
+            .rows
+            .iter()
+            .map(|(l, _)| crate::words::tokens(l))
+            .collect();
+        let units = |label: &[String]| -> Vec<String> {
+            self.cues
+                .quantity_unit
+                .iter()
+                .filter(|u| !u.contains(' ') && label.contains(u))
+                .map(|u| stem(u))
+                .collect()
+        };
+        // the unit a row prices: the word after its per word
+        let priced = |label: &[String]| -> Option<String> {
+            let at = label.iter().position(|w| self.cues.per_word.contains(w))?;
+            let named = label
+                .iter()
+                .any(|w| self.cues.unit_price_word.contains(&stem(w)));
+            let unit = label.get(at + 1)?;
+            named.then(|| stem(unit))
+        };
+        let pair = |q: usize, p: usize| -> bool {
+            let unit = priced(&labels[p]);
+            q != p
+                && t.g.page.row_quantity_unit[q]
+                && unit.is_some_and(|u| units(&labels[q]).contains(&u))
+        };
+        let (q, p) = if t.g.page.row_quantity_unit[row] {
+            let p = (0..labels.len()).find(|&p| pair(row, p))?;
+            (row, p)
+        } else {
+            let q = (0..labels.len()).find(|&q| pair(q, row))?;
+            (q, row)
+        };
+        let at = |r: usize| t.g.only_cell(|c| c.row == r && c.column == column);
+        Some((at(q)?, at(p)?))
+    }
+}
