@@ -7233,3 +7233,23 @@ fn a_cost_is_the_quantity_row_times_the_row_that_prices_its_unit() {
         &[Num("2084.72")],
     );
 }
+
+/// "the annualized dividend per share in 2010" on a row of the quarterly
+/// dividend: four quarters' worth; "and in 2009?" asks it again.
+#[test]
+fn an_annual_amount_of_a_quarterly_rate_is_four_of_them() {
+    check(
+        &[
+            &["", "2010", "2009"],
+            &["net income", "255", "231"],
+            &["quarterly dividend per share", "0.28", "0.25"],
+        ],
+        "",
+        &[
+            "what was the annualized dividend per share in 2010?",
+            "and in 2009?",
+            "what was the quarterly dividend per share in 2010?",
+        ],
+        &[Num("1.12"), Num("1.00"), Num("0.28")],
+    );
+}

@@ -195,6 +195,12 @@ pub(super) struct Cues {
     pub money_ask: Vec<String>,
     /// Words that ask for a count ("how many").
     pub count_ask: Vec<String>,
+    /// Words that ask a yearly amount (fk:AnnualWord).
+    pub annual_word: Vec<String>,
+    /// Words of a quarter's rate (fk:QuarterlyWord).
+    pub quarterly_word: Vec<String>,
+    /// Words of a month's rate (fk:MonthlyWord).
+    pub monthly_word: Vec<String>,
     /// Words that ask for the middle of a range (fk:MidpointWord).
     pub midpoint_word: Vec<String>,
     /// Words that name a whole year against its parts (fk:FullYearWord).
@@ -378,6 +384,9 @@ impl Cues {
         self.quantity_unit = lists.longest_first("QuantityUnit");
         self.money_ask = lists.longest_first("MoneyAsk");
         self.count_ask = lists.longest_first("CountAsk");
+        self.annual_word = lists.longest_first("AnnualWord");
+        self.quarterly_word = lists.longest_first("QuarterlyWord");
+        self.monthly_word = lists.longest_first("MonthlyWord");
         self.quantity_ask = lists.longest_first("QuantityAsk");
         self.midpoint_word = lists.longest_first("MidpointWord");
         self.remainder_word = lists.longest_first("RemainderWord");

@@ -6,6 +6,7 @@
 //! [`crate::kg::Schema`]), the question and the conversation's own earlier
 //! results, never gold.
 
+mod annualised;
 mod applied;
 mod binding;
 mod build;

@@ -591,6 +591,14 @@ impl RulesPlanner {
                 .formulas
                 .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]);
         }
+        // "the annualized dividend" on a quarterly one: four of them
+        if let Some(n) = self.periods_per_year(t, &o) {
+            let a = b.add("rate", o);
+            let n = b.constant(super::annualised::PERIODS, n);
+            return self
+                .formulas
+                .fill(Operation::Product, &[("a", &a), ("n", &n)], &[]);
+        }
         let asked = self.asked_scale(&t.r.text);
         let printed = o.scale.as_ref().map(Scale::multiplier);
         let v = b.add("value", o);
