@@ -7253,3 +7253,17 @@ fn an_annual_amount_of_a_quarterly_rate_is_four_of_them() {
         &[Num("1.12"), Num("1.00"), Num("0.28")],
     );
 }
+
+/// A quarterly rate the page adds up already ("quarterly cash dividends
+/// totaling $ 0.84 per share in 2010") is the year's amount: "the annual
+/// dividend" reads it as printed.
+#[test]
+fn a_quarterly_rate_the_text_totals_is_the_annual_amount() {
+    check(
+        SALES,
+        "we paid quarterly cash dividends totaling $ 0.84 per share in 2009 and $ 0.76 per \
+         share in 2008 .",
+        &["what was the annual dividend per share in 2009?"],
+        &[Num("0.84")],
+    );
+}

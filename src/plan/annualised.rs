@@ -30,8 +30,18 @@ impl RulesPlanner {
             ValueSpec::Sparql { description, .. } => description.as_str(),
             _ => o.label.as_str(),
         };
+        // a rate the page adds up already ("quarterly cash dividends
+        // totaling $ 0.84 per share in 2010") is the year's
+        let stems = crate::words::content_words(read);
+        let total = crate::words::stem(&self.cues.total_word);
+        let added = stems.contains(&total)
+            || self
+                .cues
+                .sum_word
+                .iter()
+                .any(|w| stems.contains(&crate::words::stem(w)));
         let read = format!(" {} ", crate::words::tokens(read).join(" "));
-        if contains_any(&read, &self.cues.annual_word) {
+        if added || contains_any(&read, &self.cues.annual_word) {
             return None;
         }
         if contains_any(&read, &self.cues.quarterly_word) {
