@@ -7267,3 +7267,21 @@ fn a_quarterly_rate_the_text_totals_is_the_annual_amount() {
         &[Num("0.84")],
     );
 }
+
+/// A sum word the text prints as part of a name ("the company 's combined
+/// ratio was 101.3 %"): "what was the combined ratio in 2012?" reads that
+/// ratio, it asks for no sum.
+#[test]
+fn a_sum_word_the_text_prints_in_a_name_asks_for_no_sum() {
+    check(
+        &[
+            &["", "2012", "2011"],
+            &["first quarter", "38", "52"],
+            &["second quarter", "121", "247"],
+        ],
+        "catastrophe losses added 11.8 points to the combined ratio in 2012 . the company 's \
+         combined ratio was 101.3% ( 101.3 % ) in 2012 and 103.9% ( 103.9 % ) in 2011 .",
+        &["what was the combined ratio in 2012?"],
+        &[Num("101.3")],
+    );
+}

@@ -11,16 +11,20 @@ use crate::plan::rules::RulesPlanner;
 use crate::words::content_words;
 
 impl RulesPlanner {
-    /// Masks an average's trigger the page prints as part of a name with
-    /// the word after it ("average assets under management were $ 541.1
-    /// billion", "average monthly rental revenue"): "how much did average
-    /// assets grow?" asks about that amount, not for a mean.
+    /// Masks an average's trigger (or a sum word) the page prints as part
+    /// of a name with the word after it ("average assets under management
+    /// were $ 541.1 billion", "average monthly rental revenue", "the
+    /// combined ratio was 101.3 %"): "how much did average assets grow?"
+    /// asks about that amount, not for a mean; "what was the combined
+    /// ratio in 2012?" for the ratio printed, not a sum.
     pub(super) fn mask_printed_averages(&self, text: &str, page: &PageIndex) -> String {
+        // and a sum word the text prints as a term ("the combined ratio")
         let triggers: Vec<&String> = self
             .patterns
             .iter()
             .filter(|(op, _)| *op == Operation::Average)
             .flat_map(|(_, p)| p.triggers.iter())
+            .chain(&self.cues.sum_word)
             .filter(|t| !t.contains(' '))
             .collect();
         let mut toks: Vec<&str> = text.split_whitespace().collect();
