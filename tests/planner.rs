@@ -7270,7 +7270,8 @@ fn a_quarterly_rate_the_text_totals_is_the_annual_amount() {
 
 /// A sum word the text prints as part of a name ("the company 's combined
 /// ratio was 101.3 %"): "what was the combined ratio in 2012?" reads that
-/// ratio, it asks for no sum.
+/// ratio, it asks for no sum; read, it is a look-up, so "and in 2011?" is
+/// the same sentence's figure for 2011.
 #[test]
 fn a_sum_word_the_text_prints_in_a_name_asks_for_no_sum() {
     check(
@@ -7281,7 +7282,7 @@ fn a_sum_word_the_text_prints_in_a_name_asks_for_no_sum() {
         ],
         "catastrophe losses added 11.8 points to the combined ratio in 2012 . the company 's \
          combined ratio was 101.3% ( 101.3 % ) in 2012 and 103.9% ( 103.9 % ) in 2011 .",
-        &["what was the combined ratio in 2012?"],
-        &[Num("101.3")],
+        &["what was the combined ratio in 2012?", "and in 2011?"],
+        &[Num("101.3"), Num("103.9")],
     );
 }

@@ -41,7 +41,7 @@ impl RulesPlanner {
             Operation::Scale => self.scale_formula(t, b)?,
             Operation::Comparison => self.comparison_formula(t, b)?,
             Operation::Change | Operation::PercentageChange => self.change_formula(t, b)?,
-            Operation::Ratio => self.ratio_formula(t, b)?,
+            Operation::Ratio => return self.ratio_formula(t, b),
             Operation::Sum | Operation::Average => self.sum_formula(t, b)?,
         };
         Ok((r.op, formula))
@@ -770,10 +770,14 @@ impl RulesPlanner {
 
     /// Part over whole. A whole that is a column's sum is the sum template
     /// in the whole's slot; a part and whole printed in different scales
-    /// are each multiplied by their scale (the product template) first.
-    fn ratio_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Result<String, PlanError> {
+    /// are each multiplied by their scale (the product template) first. A
+    /// share the page prints is read, and recorded as a look-up (so that
+    /// "and in 2011?" reads the same sentence's or row's next one).
+    fn ratio_formula(&self, t: &Turn<'_>, b: &mut PlanBuilder) -> Planned {
+        let ratio = |f: Result<String, PlanError>| f.map(|f| (Operation::Ratio, f));
+        let read = |f: Result<String, PlanError>| f.map(|f| (Operation::Lookup, f));
         if let Some(f) = self.complement_share(t, b) {
-            return f;
+            return ratio(f);
         }
         let (num, den) = match self.ratio_operands(t) {
             Ok(pair) => pair,
@@ -783,10 +787,11 @@ impl RulesPlanner {
             // 2012?" and "the funded portion of backlog": a value the page
             // names so)
             Err(e @ PlanError::NoEarlierResult(_)) => {
-                return self
-                    .printed_percentage(t, b)
-                    .or_else(|| self.named_value(t, b))
-                    .unwrap_or(Err(e));
+                return read(
+                    self.printed_percentage(t, b)
+                        .or_else(|| self.named_value(t, b))
+                        .unwrap_or(Err(e)),
+                );
             }
             Err(e) => return Err(e),
         };
@@ -808,10 +813,10 @@ impl RulesPlanner {
                 .filter(|o| !meets_no_word(o) && (!misses_words(o, &own) || meets_no_word(&num)));
             if let Some(printed) = printed {
                 let v = b.add("value", printed);
-                return self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]);
+                return read(self.formulas.fill(Operation::Lookup, &[("x", &v)], &[]));
             }
         }
-        self.ratio_of(t, b, num, den)
+        ratio(self.ratio_of(t, b, num, den))
     }
 
     /// The formula of a part over its whole, in one scale.
