@@ -7,7 +7,6 @@ use super::cues::contains_any;
 use super::operand::Operand;
 use super::rules::RulesPlanner;
 use super::turn::Turn;
-use crate::turn::ValueSpec;
 use rust_decimal::Decimal;
 
 /// The name of the constant the rate is multiplied by in the plan.
@@ -26,10 +25,7 @@ impl RulesPlanner {
         if !again && !contains_any(&t.r.text, &self.cues.annual_word) {
             return None;
         }
-        let read = match &o.spec {
-            ValueSpec::Sparql { description, .. } => description.as_str(),
-            _ => o.label.as_str(),
-        };
+        let read = o.read_text();
         // a rate the page adds up already ("quarterly cash dividends
         // totaling $ 0.84 per share in 2010") is the year's
         let stems = crate::words::content_words(read);

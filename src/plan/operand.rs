@@ -29,6 +29,17 @@ pub(super) struct Operand {
     pub grounding: Option<GroundingNote>,
 }
 
+impl Operand {
+    /// The words of what the operand reads: a cell's row and column, a
+    /// text number's words around it; its label otherwise.
+    pub fn read_text(&self) -> &str {
+        match &self.spec {
+            ValueSpec::Sparql { description, .. } => description,
+            _ => &self.label,
+        }
+    }
+}
+
 /// How one value was grounded: the mention and the best candidates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroundingNote {

@@ -360,14 +360,9 @@ impl RulesPlanner {
         let year = t.r.years.first().copied().or(t.last_year);
         let page = &t.g.page;
         // a line per unit ("average fuel price per gallon") adds to nothing
-        let per_unit = |label: &str| {
-            crate::words::tokens(label)
-                .iter()
-                .any(|w| self.cues.per_word.contains(w))
-        };
         if let Some(rows) = lines_sharing_a_name(&t.own_metric, &page.row_words, &page.row_is_total)
         {
-            if rows.iter().any(|&k| per_unit(&t.schema.rows[k].0)) {
+            if rows.iter().any(|&k| page.row_per_unit[k]) {
                 return None;
             }
             return rows
@@ -381,7 +376,7 @@ impl RulesPlanner {
         let year = year?;
         let columns =
             lines_sharing_a_name(&t.own_metric, &page.column_words, &page.column_is_total)?;
-        if columns.iter().any(|&k| per_unit(&t.schema.columns[k].0)) {
+        if columns.iter().any(|&k| page.column_per_unit[k]) {
             return None;
         }
         columns
@@ -928,10 +923,7 @@ fn best_printed_percent(t: &Turn<'_>) -> Option<Operand> {
 /// the words of what `o` reads (a cell's row and column, a sentence's
 /// words around the number).
 fn misses_words(o: &Operand, own: &[String]) -> bool {
-    let read = match &o.spec {
-        ValueSpec::Sparql { description, .. } => content_words(description),
-        _ => content_words(&o.label),
-    };
+    let read = content_words(o.read_text());
     own.iter()
         .any(|w| !read.iter().any(|r| super::ground::same_word(r, w)))
 }

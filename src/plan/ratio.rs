@@ -632,10 +632,7 @@ fn tells_part_from_whole(
     own_part: &[String],
     whole_words: &[String],
 ) -> bool {
-    let label_text = match &num.spec {
-        ValueSpec::Sparql { description, .. } => description.as_str(),
-        _ => num.label.as_str(),
-    };
+    let label_text = num.read_text();
     let part_surface: Vec<String> = words::tokens(part)
         .iter()
         .map(|w| words::surface(w))

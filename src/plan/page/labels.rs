@@ -99,6 +99,7 @@ impl PageIndex {
             })
             .collect();
         self.row_per_unit = per_label(&schema.rows, |l| measures_per_unit(l, cues));
+        self.column_per_unit = per_label(&schema.columns, |l| measures_per_unit(l, cues));
         self.row_is_catch_all = per_label(&schema.rows, |l| {
             words::tokens(l).iter().any(|w| cues.catch_all.contains(w))
         });

@@ -64,6 +64,8 @@ pub(super) struct PageIndex {
     /// Which rows measure an amount per unit of something ("net sales per
     /// square foot", "dividends declared per share").
     pub row_per_unit: Vec<bool>,
+    /// Which columns measure an amount per unit of something.
+    pub column_per_unit: Vec<bool>,
     /// Each row's and column's label marks a percentage ("2012 % of total",
     /// "percent change"): its cells are rates, whatever they print.
     pub row_percent: Vec<bool>,
