@@ -1259,6 +1259,27 @@ fn a_header_number_is_the_lost_first_row_of_a_sequence() {
 }
 
 #[test]
+fn a_follow_up_naming_another_column_keeps_the_lost_first_row() {
+    // "and the low?" after the first quarter's high, which a header
+    // prints: the low of the same lost row, not of the first row left
+    let quarters: TableRows = &[
+        &["", "high $ 17.84", "low $ 14.11"],
+        &["second quarter", "19.50", "15.20"],
+        &["third quarter", "22.10", "18.00"],
+    ];
+    check(
+        quarters,
+        "the high and low sales prices of our common stock were as follows .",
+        &[
+            "what was the high price in the first quarter?",
+            "and the low?",
+            "what was the difference?",
+        ],
+        &[Num("17.84"), Num("14.11"), Num("3.73")],
+    );
+}
+
+#[test]
 fn a_header_that_prints_its_year_holds_the_lost_quarter_of_that_year() {
     // columns are years; the first quarter's row was lost into them
     let dividends: TableRows = &[

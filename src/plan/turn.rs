@@ -166,6 +166,7 @@ impl RulesPlanner {
             .flat_map(|h| h.variables.iter())
             .filter_map(|v| header_column_of_node(v.node.as_deref()?))
             .collect::<Vec<_>>();
+        g.earlier_lost_row = !last_headers.is_empty();
         g.earlier_columns = last_cells
             .iter()
             .map(|(_, column)| *column)

@@ -133,6 +133,9 @@ pub(super) struct Grounder<'a> {
     pub earlier_columns: HashSet<usize>,
     /// Rows of the cells the last turn read.
     pub earlier_rows: HashSet<usize>,
+    /// Whether the last turn read a number printed in a column header (the
+    /// first row the table lost into its headers).
+    pub earlier_lost_row: bool,
     /// The turn asks for a change in one year: a change the text states
     /// fits ("decreased $ 13 million in 2010"); otherwise it does not.
     pub wants_printed_change: std::cell::Cell<bool>,

@@ -57,6 +57,7 @@ impl<'a> Grounder<'a> {
             earlier: HashSet::new(),
             earlier_columns: HashSet::new(),
             earlier_rows: HashSet::new(),
+            earlier_lost_row: false,
             wants_printed_change: std::cell::Cell::new(false),
             excluded: HashSet::new(),
             numbered_row: numbered_labels(&durations, &schema.rows, cues),

@@ -33,6 +33,18 @@ impl Grounder<'_> {
         {
             f.set(F::earlier_column_other_row, 1.0);
         }
+        // a follow-up that names another column keeps the lost row the
+        // last turn read ("and the low?" after the high price of a quarter
+        // a header prints)
+        let own_hit = self.overlap(&a.words, &own);
+        if self.earlier_lost_row
+            && !self.earlier_columns.contains(&h.column)
+            && own_hit > 0.0
+            && own_hit >= 0.5 * a.weight
+            && !a.names_a_row
+        {
+            f.set(F::earlier_row_other_column, 1.0);
+        }
         if h.percent && !self.wants_percent {
             f.set(F::cell_percent_unasked, 1.0);
         }
