@@ -2467,6 +2467,28 @@ fn a_percentage_cumulative_return_is_a_percentage_change() {
 }
 
 #[test]
+fn a_whole_period_return_on_a_performance_index_is_its_growth_from_100() {
+    // no year printed: from the base of 100 to the last period; the
+    // follow-up keeps the same period for another series
+    check(
+        PERFORMANCE,
+        "the graph compares the cumulative total shareholder return on our common stock .",
+        &[
+            "what was the three year cumulative return for acme corp?",
+            "and for the s&p 500?",
+            "what is the difference between those returns?",
+        ],
+        &[Num("0.759"), Num("0.568"), Num("0.191")],
+    );
+    check(
+        PERFORMANCE,
+        "",
+        &["what was the percentage change in acme corp over the three year period?"],
+        &[Num("0.759")],
+    );
+}
+
+#[test]
 fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
     // "500" of "the s&p 500 index" is part of the row's name
     check(

@@ -2,7 +2,7 @@
 //! (from years printed in the question, earlier results, or the years of
 //! the last change), and the two mentions of "A less B" and "X without Y".
 
-use super::cues::{boundary_of, split_at_first, Boundary, Cues};
+use super::cues::{boundary_of, contains_any, split_at_first, Boundary, Cues};
 use super::ground::same_word;
 use super::history::{last_change, last_result, last_two_of_one_kind, result_with_year};
 use super::mention::strip_ratio_lead;
@@ -72,6 +72,19 @@ impl RulesPlanner {
         }
         if years.len() == 1 {
             return self.change_over_year(t, years[0]);
+        }
+        // "over the five year period" on a performance index, no year
+        // printed: from its base of 100 to its last period ("in the same
+        // period" is the last change's)
+        if years.is_empty()
+            && is_index_table(t.schema)
+            && self.names_whole_period(&r.text)
+            && !contains_any(&r.text, &self.cues.same_period)
+        {
+            if let Some(&last) = t.g.years().last() {
+                let new = t.g.ground(&t.metric, Some(last))?;
+                return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+            }
         }
         change_over_inherited_years(t)
     }
@@ -547,7 +560,7 @@ impl RulesPlanner {
 
     /// "the cumulative return", "over the five-year period": a change
     /// measured over an index's whole period.
-    fn names_whole_period(&self, text: &str) -> bool {
+    pub(super) fn names_whole_period(&self, text: &str) -> bool {
         let toks: Vec<&str> = text.split_whitespace().collect();
         super::cues::contains_any(text, &self.cues.whole_period)
             || toks.iter().any(|t| t.ends_with("-year"))
@@ -715,6 +728,18 @@ fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> 
     let (g, metric) = (&t.g, t.metric.as_slice());
     if let Some(prev) = last_change(&t.history) {
         let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
+        // "and for the s&p 500?" after an index's growth over its whole
+        // period: from the same base of 100 to the same period
+        let from_base = prev
+            .variables
+            .iter()
+            .any(|v| v.sparql.is_none() && v.year.is_none() && v.value == Decimal::ONE_HUNDRED);
+        if let [year] = ys.as_slice() {
+            if from_base && is_index_table(t.schema) {
+                let new = g.ground(metric, Some(*year))?;
+                return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+            }
+        }
         if ys.len() >= 2 && ys[0] != ys[1] {
             let late = ys[0].max(ys[1]);
             let new = g.ground(metric, Some(late))?;
@@ -735,7 +760,7 @@ fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> 
 }
 
 /// A stock-performance table: an index whose first column starts at 100.
-fn is_index_table(schema: &Schema) -> bool {
+pub(super) fn is_index_table(schema: &Schema) -> bool {
     let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.column == 0).collect();
     !firsts.is_empty()
         && firsts

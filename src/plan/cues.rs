@@ -46,6 +46,8 @@ pub(super) struct Cues {
     pub synonym_sets: Vec<Vec<String>>,
     /// Words that measure an index over its whole period.
     pub whole_period: Vec<String>,
+    /// Words that name an investment's return ("return", "returns").
+    pub return_word: Vec<String>,
     /// Words between the part and the whole of a ratio, longest first.
     pub ratio_connector: Vec<String>,
     /// Ratio connectors that can open a follow-up whose part is the last
@@ -366,6 +368,7 @@ impl Cues {
         self.generic = lists.stemmed("GenericWords");
         self.constant_lead = lists.plain("ConstantLead");
         self.whole_period = lists.plain("WholePeriodCue");
+        self.return_word = lists.plain("ReturnWord");
         self.total_word = lists
             .plain("TotalWord")
             .into_iter()

@@ -72,6 +72,15 @@ impl RulesPlanner {
     pub(super) fn set_up_turn<'a>(&'a self, ctx: &TurnContext<'a>) -> Turn<'a> {
         let mut r = self.read(ctx.question, ctx.schema);
         self.continue_operation(&mut r, ctx);
+        // "the five year cumulative return" of a performance index: its
+        // growth from the base of 100, not the level it prints
+        if r.op == Operation::Lookup
+            && contains_any(&r.text, &self.cues.return_word)
+            && self.names_whole_period(&r.text)
+            && super::change::is_index_table(ctx.schema)
+        {
+            r.op = Operation::PercentageChange;
+        }
         let mut g = self.turn_grounder(ctx, &r);
         let history: Vec<&TurnResult> = ctx.state.answered().collect();
         Self::note_earlier_reads(&mut g, &history);
