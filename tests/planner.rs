@@ -2489,6 +2489,32 @@ fn a_whole_period_return_on_a_performance_index_is_its_growth_from_100() {
 }
 
 #[test]
+fn a_part_of_a_label_that_runs_into_a_whole_label_is_no_name() {
+    // "change in cash" is a phrase of "net change in cash ...", but here
+    // it runs into the whole label "cash used in investing activities":
+    // the question asks for a percent change of that row
+    let cash_flows: TableRows = &[
+        &["", "2014", "2013"],
+        &["cash provided by operating activities", "7,385", "6,823"],
+        &[
+            "cash used in investing activities",
+            "( 4,249 )",
+            "( 3,405 )",
+        ],
+        &["net change in cash and cash equivalents", "154", "369"],
+    ];
+    check(
+        cash_flows,
+        "cash flows for the years ended december 31 were as follows :",
+        &[
+            "what was the percent change in cash used in investing activities from 2013 to 2014?",
+            "what was the net change in cash in 2014?",
+        ],
+        &[Num("0.247871"), Num("154")],
+    );
+}
+
+#[test]
 fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
     // "500" of "the s&p 500 index" is part of the row's name
     check(

@@ -87,20 +87,44 @@ fn label_phrases(schema: &Schema) -> Vec<String> {
 /// label of the page holds replaced by `_`; a label is read with and without
 /// its asides in parentheses ("net gain ( loss ) realized" holds "gain
 /// realized").
+///
+/// A label the question prints whole claims its words: a part of another
+/// label that runs across its edge is no name ("percent change in cash
+/// used in investing activities" beside "net change in cash" and "cash
+/// used in investing activities" keeps its "change"), nor are that part's
+/// own parts.
 pub(super) fn mask_label_phrases(text: &str, schema: &Schema) -> String {
     let labels = label_phrases(schema);
     let toks: Vec<&str> = text.split_whitespace().collect();
     let mut keep = vec![true; toks.len()];
+    let whole = whole_labels_printed(&toks, &labels);
+    let mut crossed = vec![false; toks.len()];
     for n in (2..=6).rev() {
         if toks.len() < n {
             continue;
         }
         for i in 0..=toks.len() - n {
             let phrase = format!(" {} ", toks[i..i + n].join(" "));
-            if labels.iter().any(|l| l.contains(&phrase)) {
-                for k in keep.iter_mut().skip(i).take(n) {
-                    *k = false;
+            if !labels.iter().any(|l| l.contains(&phrase)) {
+                continue;
+            }
+            let (a, b) = (i, i + n);
+            // across a whole label's edge: overlapping it, neither holding
+            // the other
+            let across = whole
+                .iter()
+                .any(|&(s, e)| a < e && s < b && !(a <= s && e <= b) && !(s <= a && b <= e));
+            if across {
+                for (k, c) in crossed.iter_mut().enumerate().take(b).skip(a) {
+                    *c |= !whole.iter().any(|&(s, e)| s <= k && k < e);
                 }
+                continue;
+            }
+            if (a..b).all(|k| crossed[k]) {
+                continue;
+            }
+            for k in keep.iter_mut().skip(i).take(n) {
+                *k = false;
             }
         }
     }
@@ -110,4 +134,22 @@ pub(super) fn mask_label_phrases(text: &str, schema: &Schema) -> String {
         .map(|(t, k)| if *k { *t } else { "_" })
         .collect();
     format!(" {} ", kept.join(" "))
+}
+
+/// The spans of the question's tokens that print a label of two or more
+/// words whole.
+fn whole_labels_printed(toks: &[&str], labels: &[String]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    for label in labels {
+        let words: Vec<&str> = label.split_whitespace().collect();
+        if words.len() < 2 || words.len() > toks.len() {
+            continue;
+        }
+        for i in 0..=toks.len() - words.len() {
+            if toks[i..i + words.len()] == words[..] {
+                spans.push((i, i + words.len()));
+            }
+        }
+    }
+    spans
 }
