@@ -2486,6 +2486,16 @@ fn a_whole_period_return_on_a_performance_index_is_its_growth_from_100() {
         &["what was the percentage change in acme corp over the three year period?"],
         &[Num("0.759")],
     );
+    // "over that period" after a change between two years is that change's
+    check(
+        PERFORMANCE,
+        "",
+        &[
+            "what was the percent change in acme corp from 2011 to 2013?",
+            "and for the s&p 500 over that period?",
+        ],
+        &[Num("0.591855"), Num("0.535749")],
+    );
 }
 
 #[test]

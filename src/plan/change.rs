@@ -75,8 +75,15 @@ impl RulesPlanner {
         }
         // "over the five year period" on a performance index, no year
         // printed: from its base of 100 to its last period ("in the same
-        // period" is the last change's)
+        // period", "over that period" are the last change's)
+        let last_spans_years = last_change(&t.history).is_some_and(|p| {
+            let mut ys: Vec<i32> = p.variables.iter().filter_map(|v| v.year).collect();
+            ys.sort_unstable();
+            ys.dedup();
+            ys.len() >= 2
+        });
         if years.is_empty()
+            && !last_spans_years
             && is_index_table(t.schema)
             && self.names_whole_period(&r.text)
             && !contains_any(&r.text, &self.cues.same_period)
