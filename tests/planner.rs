@@ -2525,6 +2525,35 @@ fn a_part_of_a_label_that_runs_into_a_whole_label_is_no_name() {
 }
 
 #[test]
+fn a_change_after_a_heading_of_two_years_names_what_changed_not_its_cause() {
+    // the text's change is net income's, of 2016 (the heading compares
+    // 2016 to 2015); "net revenue" after "due to" is its cause
+    let net_revenue: TableRows = &[
+        &["", "amount ( in millions )"],
+        &["2015 net revenue", "540.2"],
+        &["retail electric price", "36.0"],
+        &["volume/weather", "21.3"],
+        &["purchased power capacity", "-24.6"],
+        &["other", "4.9"],
+        &["2016 net revenue", "577.8"],
+    ];
+    let text = "results of operations net income 2016 compared to 2015 net income increased \
+                by $ 14.6 million primarily due to higher net revenue , partially offset by \
+                higher other operation and maintenance expenses . net revenue 2016 compared to \
+                2015 net revenue consists of operating revenues net of fuel expenses . \
+                following is an analysis of the change in net revenue comparing 2016 to 2015 .";
+    check(
+        net_revenue,
+        text,
+        &[
+            "what was the total variance in net revenue from 2015 to 2016?",
+            "by how much did net income increase in 2016?",
+        ],
+        &[Num("37.6"), Num("14.6")],
+    );
+}
+
+#[test]
 fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
     // "500" of "the s&p 500 index" is part of the row's name
     check(

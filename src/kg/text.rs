@@ -296,7 +296,33 @@ pub fn extract_numbers(sentence: &Sentence) -> Vec<TextNumber> {
     assign_subjects(tokens, &years, &mut numbers);
     assign_respective_items(tokens, &years, &mut numbers);
     assign_compared_list(tokens, &years, &mut numbers);
+    assign_compared_heading(tokens, &years, &mut numbers);
     numbers
+}
+
+/// "net income 2016 compared to 2015 net income increased $ 37.9 million":
+/// a heading that compares two years ("2016 compared to 2015", "2016
+/// versus 2015") reports the first; a change stated after it, with no
+/// other year between, is that year's.
+fn assign_compared_heading(tokens: &[String], years: &[(usize, i32)], numbers: &mut [TextNumber]) {
+    for pair in years.windows(2) {
+        let ((a, first), (b, second)) = (pair[0], pair[1]);
+        let joined = match &tokens[a + 1..b] {
+            [c, t] => c == "compared" && (t == "to" || t == "with"),
+            [v] => v == "versus" || v == "vs" || v == "vs.",
+            _ => false,
+        };
+        if !joined || first <= second {
+            continue;
+        }
+        let next_year = years.iter().map(|(p, _)| *p).find(|p| *p > b);
+        for n in numbers.iter_mut() {
+            let after = n.token_index > b && next_year.is_none_or(|p| n.token_index < p);
+            if after && n.is_change && !n.is_year_mention && n.year == Some(second) {
+                n.year = Some(first);
+            }
+        }
+    }
 }
 
 /// "we paid $ 64 million in interest and $ 187 million in income taxes ,
@@ -1035,6 +1061,17 @@ mod tests {
             .iter()
             .find(|a| a.value == Decimal::from_str("58.9").unwrap());
         assert_eq!(after.and_then(|a| a.year), Some(2015));
+    }
+
+    #[test]
+    fn a_change_after_a_heading_comparing_two_years_is_the_first_years() {
+        let n = numbers(
+            "results of operations net income 2016 compared to 2015 net income increased \
+             $ 37.9 million primarily due to lower other operation and maintenance expenses .",
+        );
+        let change = n.iter().find(|x| !x.is_year_mention).expect("an amount");
+        assert_eq!(change.value, Decimal::from_str("37.9").unwrap());
+        assert_eq!(change.year, Some(2016));
     }
 
     #[test]

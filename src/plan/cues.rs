@@ -48,6 +48,8 @@ pub(super) struct Cues {
     pub whole_period: Vec<String>,
     /// Words that name an investment's return ("return", "returns").
     pub return_word: Vec<String>,
+    /// Words after an amount that open what caused it ("due to").
+    pub cause_connector: Vec<String>,
     /// Words between the part and the whole of a ratio, longest first.
     pub ratio_connector: Vec<String>,
     /// Ratio connectors that can open a follow-up whose part is the last
@@ -369,6 +371,7 @@ impl Cues {
         self.constant_lead = lists.plain("ConstantLead");
         self.whole_period = lists.plain("WholePeriodCue");
         self.return_word = lists.plain("ReturnWord");
+        self.cause_connector = lists.plain("CauseConnector");
         self.total_word = lists
             .plain("TotalWord")
             .into_iter()

@@ -289,7 +289,7 @@ fn fact_words(
                 .get(f.sentence)
                 .cloned()
                 .unwrap_or_else(|| content_words(&f.sentence_text));
-            (content_words(&f.context), sentence)
+            without_cause(f, content_words(&f.context), sentence, cues)
         })
         .collect();
     // "revenues increased $ 1.4 billion , or 4.1 % , to $ 35.6 billion":
@@ -312,6 +312,34 @@ fn fact_words(
         }
     }
     words
+}
+
+/// A text number's context and sentence words without those of the cause
+/// its sentence gives after it ("increased $ 37.9 million primarily due to
+/// higher net revenue"): the cause's words name no measure of the number.
+fn without_cause(
+    f: &FactEntry,
+    context: Vec<String>,
+    sentence: Vec<String>,
+    cues: &Cues,
+) -> (Vec<String>, Vec<String>) {
+    let toks: Vec<&str> = f.sentence_text.split_whitespace().collect();
+    let opens = |i: usize| {
+        cues.cause_connector.iter().any(|c| {
+            let c: Vec<&str> = c.split_whitespace().collect();
+            toks.get(i..i + c.len()) == Some(&c[..])
+        })
+    };
+    let Some(at) = (f.token + 1..toks.len()).find(|&i| opens(i)) else {
+        return (context, sentence);
+    };
+    let before = content_words(&toks[..at].join(" "));
+    let cause: HashSet<String> = content_words(&toks[at..].join(" "))
+        .into_iter()
+        .filter(|w| !before.contains(w))
+        .collect();
+    let keep = |ws: Vec<String>| ws.into_iter().filter(|w| !cause.contains(w)).collect();
+    (keep(context), keep(sentence))
 }
 
 /// The amount the `k`th text number is compared with: the nearest money
