@@ -2554,6 +2554,25 @@ fn a_change_after_a_heading_of_two_years_names_what_changed_not_its_cause() {
 }
 
 #[test]
+fn the_captions_words_name_every_cell_of_its_table() {
+    // "pro forma" is printed only by the caption and by a sentence of the
+    // text about another amount: the table's revenue is what is asked
+    let pro_forma: TableRows = &[
+        &["", "2009", "2008"],
+        &["revenue", "3,668", "1,871"],
+        &["net income ( loss )", "173", "( 389 )"],
+    ];
+    check(
+        pro_forma,
+        "the pro forma results exclude the $ 303.4 million charge recorded in 2009 . \
+         the following unaudited pro forma information shows the results of the company 's \
+         operations as though the acquisition had occurred at the beginning of each period :",
+        &["what was pro forma revenue in 2009?"],
+        &[Num("3668")],
+    );
+}
+
+#[test]
 fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
     // "500" of "the s&p 500 index" is part of the row's name
     check(

@@ -44,6 +44,7 @@ macro_rules! features {
 features! {
     label_match = 1.0, "Share of the mention's words (weighted by rarity) found in the cell's row, column or row concept labels.";
     text_alias_match = 0.75, "Share of the mention's words (weighted by rarity) that no label of the cell prints but the text prints beside a number equal to the row's amount (the text's name for the row).";
+    caption_match = 0.4, "Share of the mention's words (weighted by rarity) that no label of the cell prints but the table's caption (the sentence just before it) does: the caption names what every cell of the table is (\"the following unaudited pro forma information\").";
     stem_only_match = -0.2, "Share of the row and column labels' words the mention meets only by their stem, not their surface form (\"exercised\" or \"exercise\" for \"exercisable\").";
     row_cover = 0.25, "Share of the row label's words the mention covers.";
     column_cover = 0.1, "Share of the column label's words the mention covers.";

@@ -11,6 +11,17 @@ impl PageIndex {
     /// The words the caption and a schedule's total lend each row.
     pub(super) fn index_captions(&mut self, schema: &Schema, cues: &Cues) {
         let caption = caption_words(schema, cues).unwrap_or_default();
+        // a sentence that states an amount is a fact of its own, whatever
+        // the table prints ("the company had 8 new stores in 2009")
+        let states_amount = schema.pre_sentences.checked_sub(1).is_some_and(|c| {
+            schema
+                .facts
+                .iter()
+                .any(|f| f.sentence == c && !f.is_year_mention)
+        });
+        if !states_amount {
+            self.caption_words.clone_from(&caption);
+        }
         let mut row_caption_words =
             caption_names_total(cues, &caption, &self.row_words, &self.row_boundary);
         schedule_total_names_years(

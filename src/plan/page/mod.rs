@@ -55,6 +55,9 @@ pub(super) struct PageIndex {
     /// its year rows (see [`schedule_total_names_years`]); empty for other
     /// rows.
     pub row_caption_words: Vec<Vec<String>>,
+    /// The specific words of the table's caption (the sentence just before
+    /// it), which every cell is of.
+    pub caption_words: Vec<String>,
     /// Content words of each column label.
     pub column_words: Vec<Vec<String>>,
     /// The specific words of each row label's head when the label is a

@@ -148,6 +148,19 @@ impl Grounder<'_> {
                     .any(|l| same_word(l, w))
         }));
         f.set(F::text_alias_match, text_hit / a.weight);
+        // the caption names what the whole table is ("the following
+        // unaudited pro forma information"): its words no label prints
+        // are every cell's
+        let caption_hit = self.weigh(q.iter().filter(|w| {
+            self.page.caption_words.iter().any(|c| same_word(c, w))
+                && !row
+                    .iter()
+                    .chain(col.iter())
+                    .chain(alias.iter())
+                    .chain(self.page.row_text_words[cell.row].iter())
+                    .any(|l| same_word(l, w))
+        }));
+        f.set(F::caption_match, caption_hit / a.weight);
         if !row.is_empty() {
             let covered = row
                 .iter()
