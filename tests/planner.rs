@@ -2573,6 +2573,22 @@ fn the_captions_words_name_every_cell_of_its_table() {
 }
 
 #[test]
+fn the_street_number_of_an_address_is_no_amount() {
+    let text = "acme designs and sells widgets . we occupy approximately 425,000 square feet \
+                of the 141 west jackson complex . our data center at 20 south wacker drive \
+                has 50,000 square feet .";
+    check(
+        SALES,
+        text,
+        &[
+            "how many square feet does the company occupy in the 141 west jackson complex?",
+            "how big is the data center at 20 south wacker drive, in square feet?",
+        ],
+        &[Num("425000"), Num("50000")],
+    );
+}
+
+#[test]
 fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
     // "500" of "the s&p 500 index" is part of the row's name
     check(

@@ -50,6 +50,10 @@ pub(super) struct Cues {
     pub return_word: Vec<String>,
     /// Words after an amount that open what caused it ("due to").
     pub cause_connector: Vec<String>,
+    /// Compass points, which follow an address's street number.
+    pub compass_point: Vec<String>,
+    /// Words that end a street's name ("drive", "avenue").
+    pub street_word: Vec<String>,
     /// Words between the part and the whole of a ratio, longest first.
     pub ratio_connector: Vec<String>,
     /// Ratio connectors that can open a follow-up whose part is the last
@@ -372,6 +376,8 @@ impl Cues {
         self.whole_period = lists.plain("WholePeriodCue");
         self.return_word = lists.plain("ReturnWord");
         self.cause_connector = lists.plain("CauseConnector");
+        self.compass_point = lists.plain("CompassPoint");
+        self.street_word = lists.plain("StreetWord");
         self.total_word = lists
             .plain("TotalWord")
             .into_iter()

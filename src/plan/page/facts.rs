@@ -48,7 +48,11 @@ impl PageIndex {
             .map(|f| words_before(f).contains(&total_word))
             .collect();
         self.fact_contributed_by = facts.iter().map(|f| contributed_by(f, cues)).collect();
-        self.fact_is_name = facts_in_names(schema);
+        self.fact_is_name = facts_in_names(schema)
+            .into_iter()
+            .zip(facts)
+            .map(|(name, f)| name || in_address(f, cues))
+            .collect();
         self.fact_boundary = fact_boundaries(schema, cues);
     }
 }
@@ -390,6 +394,18 @@ fn change_of_level(facts: &[FactEntry], k: usize) -> Option<usize> {
 
 /// For each text number, whether it and the word before it are a phrase
 /// of a row or column label ("s&p 500").
+/// Whether a text number is a street number of an address ("the 141 west
+/// jackson complex", "20 south wacker drive"): a bare whole number a
+/// compass point follows, or a street word two or three words on.
+fn in_address(f: &FactEntry, cues: &Cues) -> bool {
+    let toks: Vec<&str> = f.sentence_text.split_whitespace().collect();
+    let is = |k: usize, list: &[String]| toks.get(k).is_some_and(|t| list.iter().any(|w| w == t));
+    let bare = !f.percent && f.scale.is_none() && !f.raw.contains('$') && f.value.fract().is_zero();
+    bare && (is(f.token + 1, &cues.compass_point)
+        || is(f.token + 2, &cues.street_word)
+        || is(f.token + 3, &cues.street_word))
+}
+
 fn facts_in_names(schema: &Schema) -> Vec<bool> {
     let labels: Vec<String> = schema
         .rows
