@@ -2589,6 +2589,37 @@ fn the_street_number_of_an_address_is_no_amount() {
 }
 
 #[test]
+fn a_catch_all_row_is_no_part_named_unless_the_question_says_other() {
+    // "other debt" prints no word of its own but "other": "net long-term
+    // debt" names the net total, not a part of it, so the total row is
+    // not marked down as a part's
+    let debt: TableRows = &[
+        &["", "2015", "2014"],
+        &["notes due 2016 to 2045", "8,150", "3,102"],
+        &["other debt", "116", "111"],
+        &["total long-term debt", "16,296", "7,041"],
+        &["less : unamortized discounts", "( 1,035 )", "( 899 )"],
+        &["total long-term debt net", "15,261", "6,142"],
+    ];
+    let conv = conversation(debt, "");
+    let mut session = Session::new(&conv).expect("the page's graph builds");
+    let mut planner = RulesPlanner::new().expect("the planner loads its patterns");
+    let trace = session.ask(
+        &mut planner,
+        "what was the change in net long-term debt from 2014 to 2015?",
+    );
+    assert_eq!(trace.answer, Some(Answer::Number(dec("9119"))));
+    let marked: Vec<&String> = trace
+        .grounding
+        .iter()
+        .flat_map(|g| g.candidates.first())
+        .flat_map(|c| c.features.iter().map(|(name, _)| name))
+        .filter(|name| name.as_str() == "total_row_part_named")
+        .collect();
+    assert!(marked.is_empty(), "{:?}", trace.grounding);
+}
+
+#[test]
 fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
     // "500" of "the s&p 500 index" is part of the row's name
     check(

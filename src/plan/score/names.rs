@@ -57,7 +57,7 @@ impl Grounder<'_> {
                 && (!self.page.row_words[r]
                     .iter()
                     .all(|w| total_words.iter().any(|l| same_word(l, w)))
-                    || (catch_all[r] && !catch_all[total]))
+                    || (catch_all[r] && !catch_all[total] && self.asks_catch_all))
         })
     }
 
