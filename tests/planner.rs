@@ -2620,6 +2620,27 @@ fn a_catch_all_row_is_no_part_named_unless_the_question_says_other() {
 }
 
 #[test]
+fn the_total_of_a_schedules_line_adds_every_period() {
+    // a schedule of years and "thereafter" with a total row but no total
+    // column: "the total of the purchase obligations" adds the line
+    let schedule: TableRows = &[
+        &["", "2013", "2014", "2015", "thereafter"],
+        &["lease obligations", "198", "136", "106", "141"],
+        &["purchase obligations", "3,213", "828", "722", "2,654"],
+        &["total", "3,411", "964", "828", "2,795"],
+    ];
+    check(
+        schedule,
+        "contractual obligations for future payments at december 31 , 2012 were as follows :",
+        &[
+            "what is the total of the purchase obligations?",
+            "what were the purchase obligations in 2014?",
+        ],
+        &[Num("7417"), Num("828")],
+    );
+}
+
+#[test]
 fn a_number_of_the_text_inside_a_labels_name_is_no_amount() {
     // "500" of "the s&p 500 index" is part of the row's name
     check(

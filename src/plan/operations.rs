@@ -12,6 +12,7 @@ use super::operation::Operation;
 use super::rules::RulesPlanner;
 use super::sum::SumTerms;
 use super::turn::Turn;
+use crate::kg::CellEntry;
 use crate::planner::PlanError;
 use crate::turn::{MetricType, Scale, ValueSpec};
 use crate::words::{content_words, normalise_question, stem};
@@ -129,6 +130,7 @@ impl RulesPlanner {
             .or_else(|| self.rows_sharing_a_name(t))
             .or_else(|| self.year_of_quarters(t))
             .or_else(|| self.half_of_year(t))
+            .or_else(|| self.schedule_total(t))
         {
             return Some(self.sum_of(b, terms));
         }
@@ -400,6 +402,54 @@ impl RulesPlanner {
         let year = t.r.years.first().copied().or(t.last_year);
         let one = t.g.ground(&t.metric, year).ok()?;
         t.g.quarters_of(&one)
+    }
+
+    /// "what is the total of the purchase obligations?" on a schedule of
+    /// years ("2013" ... "thereafter") that prints no total line across
+    /// them, no year asked or carried: the mention's line over every period.
+    fn schedule_total(&self, t: &Turn<'_>) -> Option<Vec<Operand>> {
+        let r = &t.r;
+        let totalled = r.op == Operation::Sum || r.op == Operation::Lookup && r.weak_sum;
+        if !totalled
+            || !r.years.is_empty()
+            || r.refers && !t.history.is_empty()
+            || t.last_year.is_some()
+            || t.own_metric.is_empty()
+        {
+            return None;
+        }
+        let page = &t.g.page;
+        let is_after = |label: &str| {
+            crate::words::tokens(label)
+                .iter()
+                .any(|w| self.cues.thereafter.contains(w))
+        };
+        let schema = t.schema;
+        let across_columns = schema.columns.iter().any(|(l, _)| is_after(l));
+        let across_rows = schema.rows.iter().any(|(l, _)| is_after(l));
+        let totals = if across_columns {
+            &page.column_is_total
+        } else {
+            &page.row_is_total
+        };
+        if across_columns == across_rows || totals.contains(&true) {
+            return None;
+        }
+        let total = stem(&self.cues.total_word);
+        let mention: Vec<String> = t.metric.iter().filter(|w| **w != total).cloned().collect();
+        let (row, column) = t.g.ground(&mention, None).ok()?.cell?;
+        let line: Vec<&CellEntry> = schema
+            .cells
+            .iter()
+            .filter(|c| {
+                if across_columns {
+                    c.row == row
+                } else {
+                    c.column == column
+                }
+            })
+            .collect();
+        (line.len() >= 2).then(|| line.iter().map(|c| t.g.cell_value(c)).collect())
     }
 
     /// "what were net sales in the first half of 2012?" on a table of the
