@@ -13,8 +13,9 @@ use super::operand::{
 use super::operation::Operation;
 use super::read::{first_year, list_items};
 use super::rules::RulesPlanner;
+use super::table::is_index_table;
 use super::turn::Turn;
-use crate::kg::{CellEntry, Schema};
+use crate::kg::Schema;
 use crate::planner::PlanError;
 use crate::turn::{MetricType, TurnResult, ValueSpec};
 use crate::words::{self, content_words};
@@ -85,7 +86,7 @@ impl RulesPlanner {
         if years.is_empty()
             && !last_spans_years
             && is_index_table(t.schema)
-            && self.names_whole_period(&r.text)
+            && self.cues.names_whole_period(&r.text)
             && !contains_any(&r.text, &self.cues.same_period)
         {
             if let Some(&last) = t.g.years().last() {
@@ -153,7 +154,7 @@ impl RulesPlanner {
         let (g, metric) = (&t.g, t.metric.as_slice());
         // "over the five year period ended 2017" on a performance index:
         // from its base of 100
-        if is_index_table(t.schema) && self.names_whole_period(&t.r.text) {
+        if is_index_table(t.schema) && self.cues.names_whole_period(&t.r.text) {
             let new = g.ground(metric, Some(y))?;
             return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
         }
@@ -564,18 +565,6 @@ impl RulesPlanner {
         let (a, b) = (side(&own_left)?, side(&own_right)?);
         (a.cell != b.cell).then_some((a, b))
     }
-
-    /// "the cumulative return", "over the five-year period": a change
-    /// measured over an index's whole period.
-    pub(super) fn names_whole_period(&self, text: &str) -> bool {
-        let toks: Vec<&str> = text.split_whitespace().collect();
-        super::cues::contains_any(text, &self.cues.whole_period)
-            || toks.iter().any(|t| t.ends_with("-year"))
-            || toks.windows(2).any(|w| {
-                (self.cues.number_word(w[0]).is_some() || w[0].parse::<u32>().is_ok())
-                    && w[1].starts_with("year")
-            })
-    }
 }
 
 /// A change of earlier results: a percentage change of the last change
@@ -764,26 +753,4 @@ fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> 
         "a change needs two periods: `{}`",
         t.r.text.trim()
     )))
-}
-
-/// A stock-performance table: an index whose first column starts at 100.
-pub(super) fn is_index_table(schema: &Schema) -> bool {
-    let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.column == 0).collect();
-    !firsts.is_empty()
-        && firsts
-            .iter()
-            .filter(|c| c.value == Decimal::ONE_HUNDRED)
-            .count()
-            * 2
-            >= firsts.len()
-        || schema.rows.first().is_some_and(|_| {
-            let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.row == 0).collect();
-            firsts.len() >= 2
-                && schema
-                    .cells
-                    .iter()
-                    .filter(|c| c.column == 0 && c.value == Decimal::ONE_HUNDRED)
-                    .count()
-                    >= 2
-        })
 }

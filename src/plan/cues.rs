@@ -342,6 +342,18 @@ fn sorted_synonym_sets(tbox: &Tbox) -> Vec<Vec<String>> {
 }
 
 impl Cues {
+    /// "the cumulative return", "over the five-year period": a change
+    /// measured over an index's whole period.
+    pub fn names_whole_period(&self, text: &str) -> bool {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        contains_any(text, &self.whole_period)
+            || toks.iter().any(|t| t.ends_with("-year"))
+            || toks.windows(2).any(|w| {
+                (self.number_word(w[0]).is_some() || w[0].parse::<u32>().is_ok())
+                    && w[1].starts_with("year")
+            })
+    }
+
     /// The lists of the TBox.
     pub fn from_tbox(tbox: &Tbox) -> Self {
         let lists = WordLists(tbox);

@@ -9,7 +9,8 @@ use super::operand::{
     cell_of_node, cell_operand, fact_of_node, fact_operand, header_column_of_node, header_operand,
     Operand, Whole,
 };
-use crate::kg::CellEntry;
+use crate::kg::{CellEntry, Schema};
+use rust_decimal::Decimal;
 
 impl Grounder<'_> {
     /// Whether row `row` is a flow of a roll-forward table: the table has
@@ -414,4 +415,26 @@ impl Grounder<'_> {
             _ => None,
         }
     }
+}
+
+/// A stock-performance table: an index whose first column starts at 100.
+pub(super) fn is_index_table(schema: &Schema) -> bool {
+    let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.column == 0).collect();
+    !firsts.is_empty()
+        && firsts
+            .iter()
+            .filter(|c| c.value == Decimal::ONE_HUNDRED)
+            .count()
+            * 2
+            >= firsts.len()
+        || schema.rows.first().is_some_and(|_| {
+            let firsts: Vec<&CellEntry> = schema.cells.iter().filter(|c| c.row == 0).collect();
+            firsts.len() >= 2
+                && schema
+                    .cells
+                    .iter()
+                    .filter(|c| c.column == 0 && c.value == Decimal::ONE_HUNDRED)
+                    .count()
+                    >= 2
+        })
 }

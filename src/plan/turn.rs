@@ -76,8 +76,8 @@ impl RulesPlanner {
         // growth from the base of 100, not the level it prints
         if r.op == Operation::Lookup
             && contains_any(&r.text, &self.cues.return_word)
-            && self.names_whole_period(&r.text)
-            && super::change::is_index_table(ctx.schema)
+            && self.cues.names_whole_period(&r.text)
+            && super::table::is_index_table(ctx.schema)
         {
             r.op = Operation::PercentageChange;
         }
