@@ -2263,6 +2263,20 @@ const NET_REVENUE_ROLL: TableRows = &[
 ];
 
 #[test]
+fn a_variance_asked_without_a_year_is_its_flow_row() {
+    // "the retail electric price variance" on a table from 2015 net
+    // revenue to 2016's: the flow row is the change, not the text's rate
+    // increase of 2015
+    check(
+        NET_REVENUE_ROLL,
+        "the retail electric price variance is primarily due to rate actions , including an \
+         annual base rate increase of $ 59 million beginning august 2015 .",
+        &["what was the retail electric price variance?"],
+        &[Num("50")],
+    );
+}
+
+#[test]
 fn a_sum_of_two_named_flows_of_a_roll_forward() {
     check(
         NET_REVENUE_ROLL,

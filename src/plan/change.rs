@@ -745,7 +745,18 @@ fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> 
     }
     let ys = g.years();
     if ys.len() >= 2 {
-        let new = g.ground(metric, Some(ys[ys.len() - 1]))?;
+        let late = ys[ys.len() - 1];
+        let new = g.ground(metric, Some(late))?;
+        // "what was the retail electric price variance?" on a variance
+        // table: the flow row is the change itself
+        let named = content_words(&new.label)
+            .iter()
+            .all(|w| metric.iter().any(|m| same_word(m, w)));
+        if named && new.cell.is_some_and(|(row, _)| g.is_flow_row(row)) {
+            let mut value = new;
+            value.year = value.year.or(Some(late));
+            return Ok(ChangeInputs::Printed(value));
+        }
         let old = g.ground(metric, Some(ys[ys.len() - 2]))?;
         return Ok(Pair(new, old));
     }
