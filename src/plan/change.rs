@@ -78,10 +78,8 @@ impl RulesPlanner {
         // printed: from its base of 100 to its last period ("in the same
         // period", "over that period" are the last change's)
         let last_spans_years = last_change(&t.history).is_some_and(|p| {
-            let mut ys: Vec<i32> = p.variables.iter().filter_map(|v| v.year).collect();
-            ys.sort_unstable();
-            ys.dedup();
-            ys.len() >= 2
+            let ys = years_read(p);
+            ys.iter().any(|y| *y != ys[0])
         });
         if years.is_empty()
             && !last_spans_years
@@ -90,8 +88,7 @@ impl RulesPlanner {
             && !contains_any(&r.text, &self.cues.same_period)
         {
             if let Some(&last) = t.g.years().last() {
-                let new = t.g.ground(&t.metric, Some(last))?;
-                return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+                return from_index_base(t, last);
             }
         }
         change_over_inherited_years(t)
@@ -155,8 +152,7 @@ impl RulesPlanner {
         // "over the five year period ended 2017" on a performance index:
         // from its base of 100
         if is_index_table(t.schema) && self.cues.names_whole_period(&t.r.text) {
-            let new = g.ground(metric, Some(y))?;
-            return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+            return from_index_base(t, y);
         }
         // "the change since 2006": the year printed is the start, the end
         // is the year the conversation is about (else the page's last)
@@ -710,20 +706,33 @@ fn printed_change(t: &Turn<'_>, y: i32) -> Option<Operand> {
 /// change itself, of the later year; else the pair.
 fn flow_or_pair(t: &Turn<'_>, new: Operand, old: Operand, late: i32) -> ChangeInputs {
     match (new.cell, old.cell) {
-        (Some(a), Some(b)) if a == b && t.g.is_flow_row(a.0) => {
-            let mut value = new;
-            value.year = value.year.or(Some(late));
-            ChangeInputs::Printed(value)
-        }
+        (Some(a), Some(b)) if a == b && t.g.is_flow_row(a.0) => printed_flow(new, late),
         _ => Pair(new, old),
     }
+}
+
+/// A roll-forward's flow row read as the change of the year `late`.
+fn printed_flow(mut value: Operand, late: i32) -> ChangeInputs {
+    value.year = value.year.or(Some(late));
+    ChangeInputs::Printed(value)
+}
+
+/// A performance index's growth to `year` from its base of 100.
+fn from_index_base(t: &Turn<'_>, year: i32) -> Result<ChangeInputs, PlanError> {
+    let new = t.g.ground(&t.metric, Some(year))?;
+    Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)))
+}
+
+/// The years of the values a result read, in its order.
+fn years_read(result: &TurnResult) -> Vec<i32> {
+    result.variables.iter().filter_map(|v| v.year).collect()
 }
 
 /// No year printed: the years of the last change, else the page's last two.
 fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> {
     let (g, metric) = (&t.g, t.metric.as_slice());
     if let Some(prev) = last_change(&t.history) {
-        let ys: Vec<i32> = prev.variables.iter().filter_map(|v| v.year).collect();
+        let ys = years_read(prev);
         // "and for the s&p 500?" after an index's growth over its whole
         // period: from the same base of 100 to the same period
         let from_base = prev
@@ -732,8 +741,7 @@ fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> 
             .any(|v| v.sparql.is_none() && v.year.is_none() && v.value == Decimal::ONE_HUNDRED);
         if let [year] = ys.as_slice() {
             if from_base && is_index_table(t.schema) {
-                let new = g.ground(metric, Some(*year))?;
-                return Ok(Pair(new, constant_operand(Decimal::ONE_HUNDRED)));
+                return from_index_base(t, *year);
             }
         }
         if ys.len() >= 2 && ys[0] != ys[1] {
@@ -753,9 +761,7 @@ fn change_over_inherited_years(t: &Turn<'_>) -> Result<ChangeInputs, PlanError> 
             .iter()
             .all(|w| metric.iter().any(|m| same_word(m, w)));
         if named && new.cell.is_some_and(|(row, _)| g.is_flow_row(row)) {
-            let mut value = new;
-            value.year = value.year.or(Some(late));
-            return Ok(ChangeInputs::Printed(value));
+            return Ok(printed_flow(new, late));
         }
         let old = g.ground(metric, Some(ys[ys.len() - 2]))?;
         return Ok(Pair(new, old));

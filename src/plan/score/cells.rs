@@ -138,27 +138,23 @@ impl Grounder<'_> {
             c if c.is_empty() || a.names_a_row => &[],
             c => c,
         };
-        let text = self.page.row_text_words[cell.row].iter().chain(caption);
-        let text_hit = self.weigh(q.iter().filter(|w| {
-            text.clone().any(|l| same_word(l, w))
-                && !row
-                    .iter()
-                    .chain(col.iter())
-                    .chain(alias.iter())
-                    .any(|l| same_word(l, w))
-        }));
+        let row_text = &self.page.row_text_words[cell.row];
+        let in_labels = |w: &String| {
+            row.iter()
+                .chain(col.iter())
+                .chain(alias.iter())
+                .any(|l| same_word(l, w))
+        };
+        let in_text = |w: &String| row_text.iter().chain(caption).any(|l| same_word(l, w));
+        let text_hit = self.weigh(q.iter().filter(|w| in_text(w) && !in_labels(w)));
         f.set(F::text_alias_match, text_hit / a.weight);
         // the caption names what the whole table is ("the following
-        // unaudited pro forma information"): its words no label prints
-        // are every cell's
+        // unaudited pro forma information"): its words no label (nor the
+        // text's name for the row) prints are every cell's
         let caption_hit = self.weigh(q.iter().filter(|w| {
             self.page.caption_words.iter().any(|c| same_word(c, w))
-                && !row
-                    .iter()
-                    .chain(col.iter())
-                    .chain(alias.iter())
-                    .chain(self.page.row_text_words[cell.row].iter())
-                    .any(|l| same_word(l, w))
+                && !in_labels(w)
+                && !row_text.iter().any(|l| same_word(l, w))
         }));
         f.set(F::caption_match, caption_hit / a.weight);
         if !row.is_empty() {
